@@ -1,0 +1,240 @@
+// The agent loop: project → stream → append → run tools → append results → repeat.
+// Every turn re-projects from the store; there is no message array of its own.
+import { randomUUID } from 'node:crypto';
+import type { EventBody, RunStopReason } from '../core/events.js';
+import {
+  addUsage,
+  emptyUsage,
+  toolCallsOf,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+  type ModelError,
+  type ToolCall,
+  type Usage,
+} from '../core/types.js';
+import type { ModelAdapter, ModelStreamEvent } from '../model/adapter.js';
+import type { SessionStore } from '../session/store.js';
+import { projectMessages } from '../session/projector.js';
+import { errorResult, type ToolRegistry } from '../tools/registry.js';
+import type { ToolResult } from '../tools/tool.js';
+
+export const DEFAULT_MAX_TURNS = 50;
+
+export interface LoopOptions {
+  store: SessionStore;
+  model: ModelAdapter;
+  tools: ToolRegistry;
+  systemPrompt: string;
+  /** The workspace root handed to tools. */
+  cwd: string;
+  prompt: string;
+  maxTurns?: number;
+  signal?: AbortSignal;
+  emit: (event: EventBody) => void;
+  /** Reported as warning events right after run_start. */
+  warnings?: readonly string[];
+}
+
+export interface RunOutcome {
+  stopReason: RunStopReason;
+  error: ModelError | null;
+  usage: Usage;
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+}
+
+const ABORTED: ModelError = { kind: 'aborted', message: 'the run was aborted', retryable: false };
+
+export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
+  const { store, model, tools, emit } = opts;
+  const signal = opts.signal ?? new AbortController().signal;
+  const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
+  const outcome: RunOutcome = { stopReason: 'completed', error: null, usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0 };
+
+  const promptEntry = store.appendMessage(userMessage(opts.prompt));
+  emit({
+    type: 'run_start',
+    runId: randomUUID(),
+    session: store.file === null ? null : { id: store.id, file: store.file },
+    cwd: opts.cwd,
+    provider: model.provider,
+    model: model.model,
+    prompt: opts.prompt,
+    promptEntryId: promptEntry.id,
+    maxTurns,
+  });
+  for (const message of opts.warnings ?? []) emit({ type: 'warning', message });
+
+  const finish = (stopReason: RunStopReason, error: ModelError | null = null): RunOutcome => {
+    outcome.stopReason = stopReason;
+    outcome.error = error;
+    emit({ type: 'run_end', turns: outcome.turns, stopReason });
+    return outcome;
+  };
+
+  for (;;) {
+    if (signal.aborted) return finish('aborted', ABORTED);
+    if (outcome.turns >= maxTurns) return finish('max_turns');
+    const turn = ++outcome.turns;
+    const path = store.activePath();
+    const messages = projectMessages(path);
+    emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
+
+    const response = await streamTurn(model, { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal }, turn, emit);
+    const message = response.message;
+    outcome.usage = addUsage(outcome.usage, message.usage);
+    const entry = store.appendMessage(message);
+    emit({ type: 'message_end', turn, entryId: entry.id, message });
+
+    const calls = toolCallsOf(message);
+    const failure = response.error ?? (signal.aborted ? ABORTED : null);
+    if (failure) {
+      // Calls that were cut short still get results, so the tree stays valid for the next request.
+      const why = failure.kind === 'aborted' ? 'the run was aborted' : `the response failed (${failure.kind})`;
+      answerAll(calls, (call) => errorResult(`Tool "${call.name}" was not run: ${why}.`, { reason: failure.kind }), turn, opts, outcome);
+      emit({ type: 'turn_end', turn, toolCalls: calls.length });
+      store.sync();
+      return finish(failure.kind === 'aborted' ? 'aborted' : 'error', failure);
+    }
+    if (calls.length === 0) {
+      emit({ type: 'turn_end', turn, toolCalls: 0 });
+      store.sync();
+      return finish('completed');
+    }
+    if (message.stopReason === 'length') {
+      answerAll(
+        calls,
+        (call) =>
+          errorResult(
+            `Tool "${call.name}" was not run: the response was cut off by the output token limit, so its arguments may be incomplete. Send the call again, with smaller arguments if needed.`,
+            { reason: 'truncated_response' },
+          ),
+        turn,
+        opts,
+        outcome,
+      );
+    } else {
+      await executeCalls(calls, turn, opts, signal, outcome);
+    }
+    emit({ type: 'turn_end', turn, toolCalls: calls.length });
+    store.sync();
+  }
+}
+
+interface TurnResponse {
+  message: AssistantMessage;
+  error: ModelError | null;
+}
+
+/** Streams one response, forwarding deltas as events. Never throws. */
+async function streamTurn(
+  model: ModelAdapter,
+  request: Parameters<ModelAdapter['stream']>[0],
+  turn: number,
+  emit: (event: EventBody) => void,
+): Promise<TurnResponse> {
+  let last: ModelStreamEvent | undefined;
+  try {
+    for await (const ev of model.stream(request)) {
+      last = ev;
+      if (ev.type === 'text_delta') emit({ type: 'text_delta', turn, delta: ev.delta });
+      else if (ev.type === 'thinking_delta') emit({ type: 'thinking_delta', turn, delta: ev.delta });
+      else if (ev.type === 'toolcall_start') emit({ type: 'toolcall_start', turn, index: ev.index, toolCallId: ev.id, name: ev.name });
+      else if (ev.type === 'done' || ev.type === 'error') break;
+    }
+  } catch (err) {
+    // Adapters should not throw; if one does, the run still ends cleanly.
+    const error: ModelError = { kind: request.signal?.aborted ? 'aborted' : 'unknown', message: (err as Error)?.message ?? String(err), retryable: false };
+    return { message: failedMessage(model, error), error };
+  }
+  if (last?.type === 'done') return { message: last.message, error: null };
+  if (last?.type === 'error') return { message: keepCompleteCalls(last.partial, last.error), error: last.error };
+  const error: ModelError = request.signal?.aborted
+    ? ABORTED
+    : { kind: 'network', message: 'the model stream ended without a final message', retryable: true };
+  return { message: failedMessage(model, error), error };
+}
+
+function failedMessage(model: ModelAdapter, error: ModelError): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [],
+    stopReason: error.kind === 'aborted' ? 'aborted' : 'error',
+    usage: emptyUsage(),
+    provider: model.provider,
+    model: model.model,
+    errorMessage: error.message,
+  };
+}
+
+function keepCompleteCalls(partial: AssistantMessage, error: ModelError): AssistantMessage {
+  return {
+    ...partial,
+    stopReason: error.kind === 'aborted' ? 'aborted' : 'error',
+    errorMessage: partial.errorMessage ?? error.message,
+  };
+}
+
+/** Runs the calls: consecutive read-only calls together, anything with side effects alone, in order. */
+async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, signal: AbortSignal, outcome: RunOutcome): Promise<void> {
+  const done: ({ result: ToolResult; durationMs: number } | undefined)[] = new Array(calls.length);
+  let stored = 0;
+  const runOne = async (i: number) => {
+    const call = calls[i];
+    opts.emit({ type: 'tool_start', turn, toolCallId: call.id, name: call.name, arguments: call.arguments });
+    const started = performance.now();
+    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal });
+    done[i] = { result, durationMs: performance.now() - started };
+    // Results are stored in call order, each as soon as every earlier one is stored.
+    while (stored < calls.length && done[stored]) {
+      record(calls[stored], done[stored]!.result, done[stored]!.durationMs, turn, opts, outcome);
+      stored++;
+    }
+  };
+  let i = 0;
+  while (i < calls.length) {
+    if (opts.tools.riskOf(calls[i].name) === 'read') {
+      let j = i;
+      while (j < calls.length && opts.tools.riskOf(calls[j].name) === 'read') j++;
+      await Promise.all(range(i, j).map(runOne));
+      i = j;
+    } else {
+      await runOne(i++);
+    }
+  }
+}
+
+/** Gives every call the same kind of error result without running it. */
+function answerAll(calls: ToolCall[], make: (call: ToolCall) => ToolResult, turn: number, opts: LoopOptions, outcome: RunOutcome): void {
+  for (const call of calls) {
+    opts.emit({ type: 'tool_start', turn, toolCallId: call.id, name: call.name, arguments: call.arguments });
+    record(call, make(call), 0, turn, opts, outcome);
+  }
+}
+
+function record(call: ToolCall, result: ToolResult, durationMs: number, turn: number, opts: LoopOptions, outcome: RunOutcome): void {
+  const message: Message = {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    isError: result.isError,
+    ...(result.details ? { details: result.details } : {}),
+  };
+  const entry = opts.store.appendMessage(message);
+  outcome.toolCalls++;
+  if (result.isError) outcome.toolErrors++;
+  opts.emit({ type: 'tool_end', turn, toolCallId: call.id, name: call.name, result, entryId: entry.id, durationMs: Math.round(durationMs) });
+}
+
+function countRoles(messages: readonly Message[]) {
+  const roles = { user: 0, assistant: 0, toolResult: 0 };
+  for (const m of messages) roles[m.role]++;
+  return roles;
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, k) => from + k);
+}

@@ -1,0 +1,107 @@
+// Command-line arguments: util.parseArgs in strict mode, so an unknown flag is an error.
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/types.js';
+
+export const USAGE = `Usage:
+  mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
+  mini-agent trace FILE              print a readable account of a --trace file
+
+Options:
+  --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
+  --session FILE      use or create this session file and continue from its active leaf
+  --no-session        keep everything in memory; write no session file
+  --max-turns N       stop after N model turns (default 50; exit code 3)
+  --json              write only JSONL events to stdout (run_settled last)
+  --trace FILE        also write every event of the run to FILE (JSONL)
+  --read-only         deny tools that change anything (only read-only tools run)
+  --verbose           more detail on stderr (turns, thinking, stack traces)
+  -h, --help          show this help
+  -v, --version       print the version
+
+Environment:
+  MINI_AGENT_HOME     where sessions and user state live (default ~/.mini-agent)
+
+Exit codes: 0 completed, 1 model/runtime error, 2 usage error, 3 stopped by a limit,
+130 aborted by SIGINT, 143 aborted by SIGTERM.`;
+
+export interface RunArgs {
+  command: 'run';
+  prompt: string | undefined;
+  script?: string;
+  session?: string;
+  noSession: boolean;
+  maxTurns?: number;
+  json: boolean;
+  trace?: string;
+  readOnly: boolean;
+  verbose: boolean;
+}
+
+export type CliArgs =
+  | RunArgs
+  | { command: 'help' }
+  | { command: 'version' }
+  | { command: 'trace'; file: string; verbose: boolean };
+
+export const SUBCOMMANDS = new Set(['trace']);
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        script: { type: 'string' },
+        session: { type: 'string' },
+        'no-session': { type: 'boolean', default: false },
+        'max-turns': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        trace: { type: 'string' },
+        'read-only': { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(cleanParseError((err as Error).message));
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { command: 'help' };
+  if (v.version) return { command: 'version' };
+
+  if (positionals[0] === 'trace') {
+    if (positionals.length !== 2) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
+    return { command: 'trace', file: positionals[1], verbose: v.verbose };
+  }
+  if (v.session !== undefined && v['no-session']) throw new UsageError('--session and --no-session cannot be used together');
+  if (v.session === '') throw new UsageError('--session needs a file path');
+  if (v.script === '') throw new UsageError('--script needs a file path');
+  let maxTurns: number | undefined;
+  if (v['max-turns'] !== undefined) {
+    const n = Number(v['max-turns']);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
+    maxTurns = n;
+  }
+  const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
+  return {
+    command: 'run',
+    prompt,
+    script: v.script,
+    session: v.session,
+    noSession: v['no-session'],
+    maxTurns,
+    json: v.json,
+    trace: v.trace,
+    readOnly: v['read-only'],
+    verbose: v.verbose,
+  };
+}
+
+function cleanParseError(message: string): string {
+  // "Unknown option '--foo'. To specify a positional argument starting with a '-', ..." → keep the first sentence.
+  const first = message.split('. ')[0];
+  return first.endsWith('.') ? first.slice(0, -1) : first;
+}

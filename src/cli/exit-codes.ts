@@ -1,0 +1,15 @@
+// Exit codes: a contract for scripts. Documented in the README.
+export const EXIT = {
+  /** The run completed: the model answered without asking for more tools. */
+  completed: 0,
+  /** The model or the runtime failed (network, auth, script exhausted, internal error). */
+  error: 1,
+  /** The command line or an input file was wrong; nothing ran. */
+  usage: 2,
+  /** The run was stopped by a limit (--max-turns). */
+  limit: 3,
+  /** Aborted by SIGINT (Ctrl-C): 128 + 2. */
+  sigint: 130,
+  /** Aborted by SIGTERM: 128 + 15. */
+  sigterm: 143,
+} as const;

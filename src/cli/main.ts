@@ -1,0 +1,49 @@
+// The CLI entry. It parses arguments and loads the heavy parts only when needed,
+// so `--version` and `--help` touch nothing but this file and args.ts.
+import { UsageError } from '../core/types.js';
+import { parseCliArgs, USAGE } from './args.js';
+import { EXIT } from './exit-codes.js';
+
+declare const __MINI_AGENT_VERSION__: string | undefined;
+export const VERSION = typeof __MINI_AGENT_VERSION__ === 'string' ? __MINI_AGENT_VERSION__ : '0.0.0-dev';
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseCliArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mini-agent: ${err.message}\nRun "mini-agent --help" for usage.\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  switch (args.command) {
+    case 'version':
+      process.stdout.write(`mini-agent ${VERSION}\n`);
+      return EXIT.completed;
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return EXIT.completed;
+    case 'trace': {
+      const { traceCommand } = await import('./trace.js');
+      return traceCommand(args);
+    }
+    case 'run': {
+      const { runCommand } = await import('./run.js');
+      return runCommand(args, VERSION);
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Let pending output drain instead of calling process.exit().
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const verbose = process.argv.includes('--verbose');
+    process.stderr.write(`mini-agent: internal error: ${verbose && err instanceof Error ? err.stack : (err as Error)?.message ?? String(err)}\n`);
+    process.exitCode = EXIT.error;
+  },
+);

@@ -1,0 +1,93 @@
+// Renderers: they only watch events. The text renderer streams the answer to
+// stdout and progress to stderr; the JSONL renderer writes one event per line.
+import type { AgentEvent } from '../core/events.js';
+import { textOf } from '../core/types.js';
+
+export interface Output {
+  write(text: string): void;
+}
+
+export function jsonlRenderer(out: Output): (event: AgentEvent) => void {
+  return (event) => out.write(JSON.stringify(event) + '\n');
+}
+
+export interface TextRendererOptions {
+  stdout: Output;
+  stderr: Output;
+  verbose: boolean;
+}
+
+export function textRenderer({ stdout, stderr, verbose }: TextRendererOptions): (event: AgentEvent) => void {
+  let atLineStart = true; // of stdout
+  let thinking = false;
+  const endLine = () => {
+    if (!atLineStart) {
+      stdout.write('\n');
+      atLineStart = true;
+    }
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'run_start':
+        if (verbose) {
+          const where = event.session ? `session ${event.session.id}${event.session.file ? ` (${event.session.file})` : ''}` : 'no session';
+          stderr.write(`mini-agent · ${event.provider}/${event.model} · ${where}\n`);
+        }
+        break;
+      case 'warning':
+        stderr.write(`warning: ${event.message}\n`);
+        break;
+      case 'turn_start':
+        if (verbose) stderr.write(`— turn ${event.turn}: ${event.messageCount} messages\n`);
+        break;
+      case 'thinking_delta':
+        if (verbose) {
+          if (!thinking) stderr.write('[thinking] ');
+          thinking = true;
+          stderr.write(event.delta);
+        }
+        break;
+      case 'text_delta':
+        if (thinking) {
+          stderr.write('\n');
+          thinking = false;
+        }
+        if (event.delta.length > 0) {
+          stdout.write(event.delta);
+          atLineStart = event.delta.endsWith('\n');
+        }
+        break;
+      case 'message_end':
+        endLine();
+        break;
+      case 'tool_start':
+        stderr.write(`→ ${event.name} ${preview(JSON.stringify(event.arguments), 120)}\n`);
+        break;
+      case 'tool_end': {
+        const text = textOf(event.result.content);
+        const mark = event.result.isError ? '✗' : '✓';
+        const first = preview(text.split('\n')[0] ?? '', 100);
+        stderr.write(`${mark} ${event.name} (${event.durationMs} ms) ${first}\n`);
+        break;
+      }
+      case 'retry':
+        stderr.write(`retrying after ${event.kind} (attempt ${event.attempt}, waiting ${Math.round(event.delayMs)} ms): ${event.message}\n`);
+        break;
+      case 'run_settled': {
+        endLine();
+        const u = event.usage;
+        const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`;
+        if (event.error && event.stopReason === 'error') stderr.write(`mini-agent: ${event.error.kind} error: ${event.error.message}\n`);
+        if (event.stopReason === 'max_turns') stderr.write('mini-agent: stopped: the run reached --max-turns\n');
+        if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');
+        if (verbose || event.stopReason !== 'completed') stderr.write(`[${summary}]\n`);
+        break;
+      }
+    }
+  };
+}
+
+export function preview(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}

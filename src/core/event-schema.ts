@@ -1,0 +1,133 @@
+// The JSON Schema of the events, written with TypeBox. docs/events.schema.json is
+// generated from it (`npm run docs:schema`), a test checks that the file is current
+// and that real runs emit only valid events, and the type assertions at the bottom
+// make the build fail if this schema and the TypeScript union in events.ts drift apart.
+import { Type, type Static, type TLiteral, type TUnion } from 'typebox';
+import type { AgentEvent } from './events.js';
+import type { AssistantMessage, ModelError, Usage } from './types.js';
+
+const Str = Type.String();
+const Int = Type.Integer({ minimum: 0 });
+const Text = Type.Object({ type: Type.Literal('text'), text: Str });
+const Thinking = Type.Object({ type: Type.Literal('thinking'), thinking: Str });
+const ToolCall = Type.Object({
+  type: Type.Literal('toolCall'),
+  id: Str,
+  name: Str,
+  arguments: Type.Record(Type.String(), Type.Unknown()),
+  argumentsError: Type.Optional(Str),
+});
+const UsageSchema = Type.Object({
+  input: Type.Number(),
+  output: Type.Number(),
+  cacheRead: Type.Number(),
+  cacheWrite: Type.Number(),
+  cost: Type.Number({ description: 'US dollars' }),
+});
+function lits<const T extends readonly string[]>(...values: T): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
+  return Type.Union(values.map((v) => Type.Literal(v))) as never;
+}
+const StopReason = lits('stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted');
+const ErrorKind = lits('auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'bad_request', 'aborted', 'unknown');
+const Assistant = Type.Object({
+  role: Type.Literal('assistant'),
+  content: Type.Array(Type.Union([Text, Thinking, ToolCall])),
+  stopReason: StopReason,
+  usage: UsageSchema,
+  model: Type.Optional(Str),
+  provider: Type.Optional(Str),
+  errorMessage: Type.Optional(Str),
+});
+const ModelErrorSchema = Type.Object({
+  kind: ErrorKind,
+  message: Str,
+  retryable: Type.Boolean(),
+  status: Type.Optional(Type.Number()),
+  retryAfterMs: Type.Optional(Type.Number()),
+});
+const RunStop = lits('completed', 'aborted', 'error', 'max_turns');
+
+const common = {
+  schemaVersion: Type.Integer({ minimum: 1 }),
+  seq: Type.Integer({ minimum: 0, description: 'monotonic within a run, starting at 0' }),
+  time: Type.Number({ description: 'ms since the Unix epoch' }),
+};
+const ev = <T extends string, P extends Record<string, any>>(type: T, props: P, description: string) =>
+  Type.Object({ type: Type.Literal(type), ...props, ...common }, { description, additionalProperties: false });
+
+export const AgentEventSchema = Type.Union(
+  [
+    ev('run_start', {
+      runId: Str,
+      session: Type.Union([Type.Object({ id: Str, file: Type.Union([Str, Type.Null()]) }), Type.Null()]),
+      cwd: Str,
+      provider: Str,
+      model: Str,
+      prompt: Str,
+      promptEntryId: Str,
+      maxTurns: Int,
+    }, 'First event of a run: which session, model and prompt.'),
+    ev('turn_start', {
+      turn: Int,
+      messageCount: Int,
+      roles: Type.Object({ user: Int, assistant: Int, toolResult: Int }),
+      compacted: Type.Boolean(),
+    }, 'A model request is about to be sent; counts describe the projected messages.'),
+    ev('text_delta', { turn: Int, delta: Str }, 'An increment of answer text (never the whole text so far).'),
+    ev('thinking_delta', { turn: Int, delta: Str }, 'An increment of reasoning text, kept apart from the answer.'),
+    ev('toolcall_start', { turn: Int, index: Int, toolCallId: Str, name: Str }, 'The model began a tool call.'),
+    ev('message_end', { turn: Int, entryId: Str, message: Assistant }, 'The assistant message is complete and stored.'),
+    ev('tool_start', { turn: Int, toolCallId: Str, name: Str, arguments: Type.Record(Type.String(), Type.Unknown()) }, 'A tool starts.'),
+    ev('tool_end', {
+      turn: Int,
+      toolCallId: Str,
+      name: Str,
+      result: Type.Object({
+        content: Type.Array(Text),
+        isError: Type.Boolean(),
+        details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      }),
+      entryId: Str,
+      durationMs: Type.Number(),
+    }, 'A tool finished; its result is stored as entryId.'),
+    ev('turn_end', { turn: Int, toolCalls: Int }, 'A turn finished.'),
+    ev('retry', { turn: Int, attempt: Int, delayMs: Type.Number(), kind: ErrorKind, message: Str }, 'A failed request will be retried after delayMs.'),
+    ev('warning', { message: Str }, 'Something the user should know; the run goes on.'),
+    ev('run_end', { turns: Int, stopReason: RunStop }, 'The loop stopped.'),
+    ev('run_settled', {
+      stopReason: RunStop,
+      error: Type.Union([ModelErrorSchema, Type.Null()]),
+      usage: UsageSchema,
+      turns: Int,
+      toolCalls: Int,
+      toolErrors: Int,
+      durationMs: Type.Number(),
+      leafId: Type.Union([Str, Type.Null()]),
+    }, 'Last event of a run: the session is flushed; stop reason, error and usage totals.'),
+  ],
+  {
+    $id: 'https://mini-agent.dev/schemas/events.schema.json',
+    title: 'mini-agent event',
+    description: 'One line of `mini-agent --json` output, or of a --trace file.',
+  },
+);
+
+/** The document written to docs/events.schema.json. */
+export function eventJsonSchema(): Record<string, unknown> {
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(AgentEventSchema)) };
+}
+
+// ---- compile-time checks: the schema and the TypeScript types must agree ----
+/** Mutual assignability: every value of one type is a value of the other. */
+type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+export type _UsageMatches = Assert<Equals<Static<typeof UsageSchema>, Usage>>;
+export type _AssistantMatches = Assert<Equals<Static<typeof Assistant>, AssistantMessage>>;
+export type _ErrorMatches = Assert<Equals<Static<typeof ModelErrorSchema>, ModelError>>;
+type ByType<U, K> = U extends { type: K } ? U : never;
+export type _EventsMatch = Assert<
+  Equals<
+    { [K in AgentEvent['type']]: Omit<ByType<AgentEvent, K>, never> },
+    { [K in Static<typeof AgentEventSchema>['type']]: Omit<ByType<Static<typeof AgentEventSchema>, K>, never> }
+  >
+>;

@@ -1,0 +1,97 @@
+// The events the loop emits: a typed union, the only thing an interface sees of a run.
+// Public and versioned: docs/events.schema.json documents it and a test keeps the
+// two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
+import type { AssistantMessage, ModelError, ModelErrorKind, TextContent, Usage } from './types.js';
+
+export const EVENT_SCHEMA_VERSION = 1;
+
+/** How a run ended. */
+export type RunStopReason = 'completed' | 'aborted' | 'error' | 'max_turns';
+
+export interface ToolResultSummary {
+  content: TextContent[];
+  isError: boolean;
+  details?: Record<string, unknown>;
+}
+
+export type EventBody =
+  | {
+      type: 'run_start';
+      runId: string;
+      /** The session, or null with `--no-session`. */
+      session: { id: string; file: string | null } | null;
+      cwd: string;
+      provider: string;
+      model: string;
+      prompt: string;
+      /** The session entry that holds the prompt. */
+      promptEntryId: string;
+      maxTurns: number;
+    }
+  | {
+      type: 'turn_start';
+      turn: number;
+      /** What the model is about to see: how many messages, and how many of each role. */
+      messageCount: number;
+      roles: { user: number; assistant: number; toolResult: number };
+      compacted: boolean;
+    }
+  | { type: 'text_delta'; turn: number; delta: string }
+  | { type: 'thinking_delta'; turn: number; delta: string }
+  | { type: 'toolcall_start'; turn: number; index: number; toolCallId: string; name: string }
+  | { type: 'message_end'; turn: number; entryId: string; message: AssistantMessage }
+  | { type: 'tool_start'; turn: number; toolCallId: string; name: string; arguments: Record<string, unknown> }
+  | {
+      type: 'tool_end';
+      turn: number;
+      toolCallId: string;
+      name: string;
+      result: ToolResultSummary;
+      /** The session entry that holds the result. */
+      entryId: string;
+      durationMs: number;
+    }
+  | { type: 'turn_end'; turn: number; toolCalls: number }
+  | { type: 'retry'; turn: number; attempt: number; delayMs: number; kind: ModelErrorKind; message: string }
+  | { type: 'warning'; message: string }
+  | { type: 'run_end'; turns: number; stopReason: RunStopReason }
+  | {
+      type: 'run_settled';
+      stopReason: RunStopReason;
+      error: ModelError | null;
+      usage: Usage;
+      turns: number;
+      toolCalls: number;
+      toolErrors: number;
+      durationMs: number;
+      /** The active leaf after the run, or null without entries. */
+      leafId: string | null;
+    };
+
+/** Every event carries the schema version, a sequence number (monotonic within a run) and a time (ms since epoch). */
+export type AgentEvent = EventBody & { schemaVersion: number; seq: number; time: number };
+
+export type AgentEventType = AgentEvent['type'];
+
+export type EventListener = (event: AgentEvent) => void;
+
+/** Makes the emit function of one run: it stamps seq, version and time, then hands the event to every listener. */
+/** A listener that throws cannot break the run: its error goes to `onListenerError`. */
+export function createEmitter(
+  listeners: readonly EventListener[],
+  opts: { now?: () => number; onListenerError?: (err: unknown, event: AgentEvent) => void } = {},
+): (body: EventBody) => AgentEvent {
+  const now = opts.now ?? Date.now;
+  let seq = 0;
+  return (body) => {
+    const event = { ...body, schemaVersion: EVENT_SCHEMA_VERSION, seq: seq++, time: now() } as AgentEvent;
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        opts.onListenerError?.(err, event);
+      }
+    }
+    return event;
+  };
+}

@@ -1,0 +1,116 @@
+// Core types shared by every block. No I/O, no imports from other blocks.
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface ThinkingContent {
+  type: 'thinking';
+  thinking: string;
+}
+
+export interface ToolCall {
+  type: 'toolCall';
+  /** Provider-issued (or generated) id; the matching result carries it. */
+  id: string;
+  name: string;
+  /** Parsed arguments. When the raw text was not valid JSON this is `{}` and `argumentsError` says why. */
+  arguments: Record<string, unknown>;
+  /** Set when the streamed arguments could not be parsed; the call is never run. */
+  argumentsError?: string;
+}
+
+export type AssistantContent = TextContent | ThinkingContent | ToolCall;
+
+/** Why an assistant message ended. */
+export type StopReason = 'stop' | 'toolUse' | 'length' | 'contentFilter' | 'error' | 'aborted';
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Cost in US dollars, when prices are known. */
+  cost: number;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: TextContent[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContent[];
+  stopReason: StopReason;
+  usage: Usage;
+  model?: string;
+  provider?: string;
+  /** Present when stopReason is `error` or `aborted`. */
+  errorMessage?: string;
+}
+
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: TextContent[];
+  isError: boolean;
+  details?: Record<string, unknown>;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** The kinds of model failure the loop can tell apart. */
+export type ModelErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'context_overflow'
+  | 'network'
+  | 'bad_request'
+  | 'aborted'
+  | 'unknown';
+
+export interface ModelError {
+  kind: ModelErrorKind;
+  message: string;
+  retryable: boolean;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cost: a.cost + b.cost,
+  };
+}
+
+export function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string {
+  let out = '';
+  for (const c of content) if (c.type === 'text' && c.text !== undefined) out += c.text;
+  return out;
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((c): c is ToolCall => c.type === 'toolCall');
+}
+
+export function userMessage(text: string): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text }] };
+}
+
+/** Thrown for errors the user caused (bad flags, malformed files); the CLI maps them to the usage exit code. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,0 +1,35 @@
+// The one interface between the loop and any model. Adapters stream unified
+// events; they never run tools and never touch the session.
+import type { AssistantMessage, Message, ModelError, ToolCall } from '../core/types.js';
+
+/** A tool as the model sees it: a name, a description and a JSON Schema for the arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: readonly Message[];
+  tools: readonly ToolSpec[];
+  systemPrompt: string;
+  signal?: AbortSignal;
+}
+
+export type ModelStreamEvent =
+  | { type: 'text_delta'; delta: string }
+  | { type: 'thinking_delta'; delta: string }
+  | { type: 'toolcall_start'; index: number; id: string; name: string }
+  | { type: 'toolcall_delta'; index: number; delta: string }
+  | { type: 'toolcall_end'; index: number; toolCall: ToolCall }
+  | { type: 'done'; message: AssistantMessage }
+  /** The stream failed. `partial` holds what arrived before the failure. */
+  | { type: 'error'; error: ModelError; partial: AssistantMessage };
+
+export interface ModelAdapter {
+  /** Provider and model, for display and for the assistant messages. */
+  readonly provider: string;
+  readonly model: string;
+  /** Streams one assistant response. The last event is always `done` or `error`; it never throws. */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}

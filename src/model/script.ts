@@ -1,0 +1,92 @@
+// The scripted-model file format: {"turns": [ ... ]}, one assistant response per turn.
+// Parsing is pure and gives errors that name the file and the field.
+import { UsageError, type ModelErrorKind, type StopReason, type Usage } from '../core/types.js';
+
+export interface ScriptToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Raw argument text to stream instead of JSON.stringify(arguments), e.g. to simulate a broken stream. */
+  rawArguments?: string;
+}
+
+export interface ScriptTurn {
+  text?: string;
+  thinking?: string;
+  toolCalls?: ScriptToolCall[];
+  error?: { kind: ModelErrorKind; message: string; retryable?: boolean; status?: number; retryAfterMs?: number };
+  stopReason?: StopReason;
+  usage?: Partial<Usage>;
+  delayMs?: number;
+}
+
+export interface Script {
+  turns: ScriptTurn[];
+}
+
+const ERROR_KINDS: readonly ModelErrorKind[] = [
+  'auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'bad_request', 'aborted', 'unknown',
+];
+const STOP_REASONS: readonly StopReason[] = ['stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted'];
+const TURN_KEYS = new Set(['text', 'thinking', 'toolCalls', 'error', 'stopReason', 'usage', 'delayMs']);
+const USAGE_KEYS = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cost']);
+
+/** Parses and checks a script. Throws UsageError naming `label` and the offending field. */
+export function parseScript(text: string, label: string): Script {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${label}: not valid JSON (${(err as Error).message})`);
+  }
+  const fail = (where: string, what: string): never => {
+    throw new UsageError(`${label}: ${where} ${what}`);
+  };
+  if (!isObject(value)) fail('the script', 'must be a JSON object {"turns": [...]}');
+  const turns = (value as Record<string, unknown>).turns;
+  if (!Array.isArray(turns)) fail('"turns"', 'must be an array');
+  (turns as unknown[]).forEach((turn, i) => checkTurn(turn, `turns[${i}]`, fail));
+  return { turns: turns as ScriptTurn[] };
+}
+
+function checkTurn(turn: unknown, at: string, fail: (where: string, what: string) => never): void {
+  if (!isObject(turn)) fail(at, 'must be an object');
+  const t = turn as Record<string, unknown>;
+  for (const key of Object.keys(t)) if (!TURN_KEYS.has(key)) fail(`${at}.${key}`, `is not a known field (known: ${[...TURN_KEYS].join(', ')})`);
+  if (t.text !== undefined && typeof t.text !== 'string') fail(`${at}.text`, 'must be a string');
+  if (t.thinking !== undefined && typeof t.thinking !== 'string') fail(`${at}.thinking`, 'must be a string');
+  if (t.delayMs !== undefined && !(typeof t.delayMs === 'number' && t.delayMs >= 0)) fail(`${at}.delayMs`, 'must be a number >= 0');
+  if (t.stopReason !== undefined && !STOP_REASONS.includes(t.stopReason as StopReason)) {
+    fail(`${at}.stopReason`, `must be one of ${STOP_REASONS.join(', ')}`);
+  }
+  if (t.toolCalls !== undefined) {
+    if (!Array.isArray(t.toolCalls)) fail(`${at}.toolCalls`, 'must be an array');
+    (t.toolCalls as unknown[]).forEach((call, j) => {
+      const where = `${at}.toolCalls[${j}]`;
+      if (!isObject(call)) fail(where, 'must be an object');
+      const c = call as Record<string, unknown>;
+      if (typeof c.name !== 'string' || c.name === '') fail(`${where}.name`, 'must be a non-empty string');
+      if (c.id !== undefined && typeof c.id !== 'string') fail(`${where}.id`, 'must be a string');
+      if (c.arguments === undefined) c.arguments = {};
+      if (!isObject(c.arguments)) fail(`${where}.arguments`, 'must be an object');
+      if (c.rawArguments !== undefined && typeof c.rawArguments !== 'string') fail(`${where}.rawArguments`, 'must be a string');
+    });
+  }
+  if (t.error !== undefined) {
+    const e = t.error as Record<string, unknown>;
+    if (!isObject(e)) fail(`${at}.error`, 'must be an object {"kind", "message"}');
+    if (!ERROR_KINDS.includes(e.kind as ModelErrorKind)) fail(`${at}.error.kind`, `must be one of ${ERROR_KINDS.join(', ')}`);
+    if (typeof e.message !== 'string') fail(`${at}.error.message`, 'must be a string');
+  }
+  if (t.usage !== undefined) {
+    if (!isObject(t.usage)) fail(`${at}.usage`, 'must be an object');
+    for (const [k, v] of Object.entries(t.usage as object)) {
+      if (!USAGE_KEYS.has(k)) fail(`${at}.usage.${k}`, `is not a known field (known: ${[...USAGE_KEYS].join(', ')})`);
+      if (typeof v !== 'number' || v < 0) fail(`${at}.usage.${k}`, 'must be a number >= 0');
+    }
+  }
+}
+
+function isObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

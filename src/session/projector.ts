@@ -1,0 +1,51 @@
+// The Projector: a pure function from the active path to the messages the model sees.
+// It never mutates an entry; it returns the entries' own message objects (treat them as read-only).
+import type { Message, UserMessage } from '../core/types.js';
+import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
+
+export const SUMMARY_PREFIX =
+  'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
+
+/** The message that stands in for everything a compaction summarized. */
+export function summaryMessage(summary: string): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text: `${SUMMARY_PREFIX}<summary>\n${summary}\n</summary>` }] };
+}
+
+/**
+ * Active path → model messages. With a compaction on the path: its summary first, then the
+ * entries from `firstKeptEntryId` up to the compaction, then everything after it.
+ * Non-content entries and empty assistant messages (a failed request) are skipped.
+ */
+export function projectMessages(path: readonly (ContentEntry | SessionEntry)[]): Message[] {
+  let compactionIndex = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    if (path[i].type === 'compaction') {
+      compactionIndex = i;
+      break;
+    }
+  }
+  const out: Message[] = [];
+  let start = 0;
+  if (compactionIndex >= 0) {
+    const compaction = path[compactionIndex] as CompactionEntry;
+    out.push(summaryMessage(compaction.summary));
+    let kept = compactionIndex; // firstKept not on the path: keep nothing before the compaction
+    for (let i = 0; i < compactionIndex; i++) {
+      if (path[i].id === compaction.firstKeptEntryId) {
+        kept = i;
+        break;
+      }
+    }
+    for (let i = kept; i < compactionIndex; i++) pushMessage(out, path[i]);
+    start = compactionIndex + 1;
+  }
+  for (let i = start; i < path.length; i++) pushMessage(out, path[i]);
+  return out;
+}
+
+function pushMessage(out: Message[], entry: ContentEntry | SessionEntry): void {
+  if (entry.type !== 'message') return;
+  const m = entry.message;
+  if (m.role === 'assistant' && m.content.length === 0) return;
+  out.push(m);
+}

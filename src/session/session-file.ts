@@ -1,0 +1,136 @@
+// Reading and appending session files. Parsing is pure (text in, entries and
+// warnings out); the append sink is the only place that writes.
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+
+/** A session file that must not be used: bad header, newer version. The file is left untouched. */
+export class SessionFileError extends Error {
+  override name = 'SessionFileError';
+}
+
+export interface ParsedSession {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  warnings: string[];
+  /** The file does not end with a newline: the next append must start a new line first. */
+  needsNewline: boolean;
+}
+
+/** Parses a whole session file. Throws SessionFileError when the header is missing or unusable. */
+export function parseSessionText(text: string, label: string): ParsedSession {
+  const warnings: string[] = [];
+  const lines = text.split('\n');
+  const needsNewline = text.length > 0 && !text.endsWith('\n');
+  if (!needsNewline) lines.pop(); // the empty string after the final newline
+  const header = parseHeader(lines[0], label);
+  const entries: SessionEntry[] = [];
+  const seen = new Set<string>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const isLast = i === lines.length - 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      warnings.push(
+        isLast && needsNewline
+          ? `${label}: line ${i + 1} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line`
+          : `${label}: line ${i + 1} is not valid JSON; skipped`,
+      );
+      continue;
+    }
+    const problem = entryShapeError(value);
+    if (problem) {
+      warnings.push(`${label}: line ${i + 1}: ${problem}; skipped`);
+      continue;
+    }
+    const entry = value as SessionEntry;
+    if (seen.has(entry.id)) {
+      warnings.push(`${label}: line ${i + 1}: duplicate entry id "${entry.id}"; skipped`);
+      continue;
+    }
+    seen.add(entry.id);
+    entries.push(entry);
+  }
+  return { header, entries, warnings, needsNewline };
+}
+
+function parseHeader(line: string | undefined, label: string): SessionHeader {
+  const refuse = (why: string) =>
+    new SessionFileError(`${label}: ${why}; refusing to use it (the file was not modified)`);
+  if (line === undefined || line.trim() === '') throw refuse('the session header (line 1) is missing');
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw refuse('line 1 is not a readable session header (invalid JSON)');
+  }
+  const h = value as Partial<SessionHeader> | null;
+  if (typeof h !== 'object' || h === null || h.type !== 'session') {
+    throw refuse('line 1 is not a session header (expected {"type":"session",...})');
+  }
+  if (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1) {
+    throw refuse('the session header has no valid "version"');
+  }
+  if (h.version > SESSION_FORMAT_VERSION) {
+    throw refuse(
+      `it uses session format version ${h.version}, newer than this mini-agent understands (${SESSION_FORMAT_VERSION}); upgrade mini-agent`,
+    );
+  }
+  if (typeof h.id !== 'string' || h.id === '') throw refuse('the session header has no "id"');
+  return {
+    ...(h as SessionHeader),
+    cwd: typeof h.cwd === 'string' ? h.cwd : '',
+    timestamp: typeof h.timestamp === 'string' ? h.timestamp : '',
+  };
+}
+
+/** Where appended lines go. Each call to `appendLine` is one whole line in one write. */
+export interface EntrySink {
+  appendLine(line: string): void;
+  sync(): void;
+  close(): void;
+}
+
+export class MemorySink implements EntrySink {
+  readonly lines: string[] = [];
+  appendLine(line: string): void {
+    this.lines.push(line);
+  }
+  sync(): void {}
+  close(): void {}
+}
+
+/** Appends to a file opened with O_APPEND, so every write lands at the end and nothing is overwritten. */
+export class FileSink implements EntrySink {
+  private fd: number | undefined;
+  constructor(
+    readonly path: string,
+    private needsNewline = false,
+  ) {}
+
+  appendLine(line: string): void {
+    if (this.fd === undefined) this.fd = openSync(this.path, 'a');
+    // A torn tail from an earlier crash is set aside by starting a new line, in the same write.
+    const text = (this.needsNewline ? '\n' : '') + line + '\n';
+    const buf = Buffer.from(text, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    this.needsNewline = false;
+  }
+
+  sync(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+}

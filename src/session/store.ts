@@ -1,0 +1,226 @@
+// SessionStore: the append-only entry tree. It knows nothing of models or tools.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Message } from '../core/types.js';
+import {
+  isContentEntry,
+  SESSION_FORMAT_VERSION,
+  type ContentEntry,
+  type MessageEntry,
+  type NewEntry,
+  type SessionEntry,
+  type SessionHeader,
+} from './entries.js';
+import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
+
+export interface CreateOptions {
+  cwd: string;
+  id?: string;
+  now?: () => Date;
+}
+
+export class SessionStore {
+  private readonly byId = new Map<string, SessionEntry>();
+  private readonly childIndex = new Map<string | null, ContentEntry[]>();
+  private readonly labelIndex = new Map<string, string>();
+  private readonly all: SessionEntry[] = [];
+  private leaf: string | null = null;
+  private readonly now: () => Date;
+
+  private constructor(
+    readonly header: SessionHeader,
+    /** The file behind this store, or null when it lives in memory only. */
+    readonly file: string | null,
+    private readonly sink: EntrySink,
+    /** Problems found while loading (corrupt lines, torn tail), with line numbers. */
+    readonly warnings: readonly string[] = [],
+    now?: () => Date,
+  ) {
+    this.now = now ?? (() => new Date());
+  }
+
+  /** A session that lives in memory only (`--no-session`, tests). */
+  static inMemory(opts: CreateOptions): SessionStore {
+    return new SessionStore(newHeader(opts), null, new MemorySink(), [], opts.now);
+  }
+
+  /** Creates a new session file. Refuses to touch a file that already exists. */
+  static create(file: string, opts: CreateOptions): SessionStore {
+    const header = newHeader(opts);
+    mkdirSync(dirname(file), { recursive: true });
+    try {
+      writeFileSync(file, JSON.stringify(header) + '\n', { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new SessionFileError(`${file}: already exists; refusing to overwrite it`);
+      }
+      throw err;
+    }
+    return new SessionStore(header, file, new FileSink(file), [], opts.now);
+  }
+
+  /** Loads an existing session file. Corrupt lines are skipped with a warning; the file is never rewritten. */
+  static open(file: string, opts: { now?: () => Date } = {}): SessionStore {
+    const text = readFileSync(file, 'utf8');
+    const parsed = parseSessionText(text, file);
+    const store = new SessionStore(parsed.header, file, new FileSink(file, parsed.needsNewline), parsed.warnings, opts.now);
+    const warnings = store.warnings as string[];
+    for (const entry of parsed.entries) store.index(entry, warnings);
+    return store;
+  }
+
+  /** Opens FILE when it exists (an empty file counts as new), otherwise creates it. */
+  static openOrCreate(file: string, opts: CreateOptions): SessionStore {
+    if (!existsSync(file)) return SessionStore.create(file, opts);
+    if (statSync(file).size === 0) {
+      const header = newHeader(opts);
+      const store = new SessionStore(header, file, new FileSink(file), [], opts.now);
+      (store.sink as FileSink).appendLine(JSON.stringify(header));
+      return store;
+    }
+    return SessionStore.open(file, opts);
+  }
+
+  get id(): string {
+    return this.header.id;
+  }
+
+  /** The id of the active leaf, or null before the first entry. */
+  get leafId(): string | null {
+    return this.leaf;
+  }
+
+  /** Every entry in file order (content and control entries). */
+  entries(): readonly SessionEntry[] {
+    return this.all;
+  }
+
+  get(id: string): SessionEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The tree children (message and compaction entries) of an entry, or the roots for null, in append order. */
+  children(id: string | null): readonly ContentEntry[] {
+    return this.childIndex.get(id) ?? [];
+  }
+
+  /** The label currently set on an entry (the last label entry wins). */
+  labelOf(id: string): string | undefined {
+    return this.labelIndex.get(id);
+  }
+
+  labels(): ReadonlyMap<string, string> {
+    return this.labelIndex;
+  }
+
+  /** The content entries from the root to the active leaf. */
+  activePath(): ContentEntry[] {
+    return this.pathTo(this.leaf);
+  }
+
+  /** The content entries from the root to `id`. */
+  pathTo(id: string | null): ContentEntry[] {
+    const path: ContentEntry[] = [];
+    let cur = id === null ? undefined : this.byId.get(id);
+    while (cur && isContentEntry(cur)) {
+      path.push(cur);
+      cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
+    }
+    return path.reverse();
+  }
+
+  /**
+   * Appends one entry as one line. Content entries become children of the active leaf
+   * (unless parentId is given) and the new leaf.
+   */
+  append(input: NewEntry): SessionEntry {
+    const base = { id: this.newId(), timestamp: this.now().toISOString() };
+    let entry: SessionEntry;
+    if (input.type === 'message' || input.type === 'compaction') {
+      const parentId = input.parentId === undefined ? this.leaf : input.parentId;
+      if (parentId !== null) this.requireContent(parentId);
+      entry = { ...base, ...input, parentId } as ContentEntry;
+      if (entry.type === 'compaction' && !this.byId.has(entry.firstKeptEntryId)) {
+        throw new Error(`compaction: firstKeptEntryId "${entry.firstKeptEntryId}" is not in this session`);
+      }
+    } else if (input.type === 'label') {
+      this.requireContent(input.targetId);
+      entry = { ...base, parentId: null, type: 'label', targetId: input.targetId, label: input.label };
+    } else {
+      if (input.targetId !== null) this.requireContent(input.targetId);
+      entry = { ...base, parentId: null, type: 'leaf', targetId: input.targetId };
+    }
+    this.sink.appendLine(JSON.stringify(entry));
+    this.index(entry);
+    return entry;
+  }
+
+  appendMessage(message: Message): MessageEntry {
+    return this.append({ type: 'message', message }) as MessageEntry;
+  }
+
+  /** Moves the active leaf to `id` (null: before the first entry) and persists the move. */
+  checkout(id: string | null): void {
+    if (id === this.leaf) return;
+    this.append({ type: 'leaf', targetId: id });
+  }
+
+  /** Flushes appended entries to disk (fsync). */
+  sync(): void {
+    this.sink.sync();
+  }
+
+  close(): void {
+    this.sink.close();
+  }
+
+  private requireContent(id: string): void {
+    const e = this.byId.get(id);
+    if (!e) throw new Error(`entry "${id}" is not in session ${this.header.id}`);
+    if (!isContentEntry(e)) throw new Error(`entry "${id}" is a ${e.type} entry, not a message or compaction`);
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = randomBytes(4).toString('hex');
+      if (!this.byId.has(id)) return id;
+    }
+  }
+
+  private index(entry: SessionEntry, warnings?: string[]): void {
+    this.all.push(entry);
+    this.byId.set(entry.id, entry);
+    switch (entry.type) {
+      case 'message':
+      case 'compaction': {
+        const list = this.childIndex.get(entry.parentId);
+        if (list) list.push(entry);
+        else this.childIndex.set(entry.parentId, [entry]);
+        if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
+          warnings.push(`${this.file}: entry ${entry.id} follows ${entry.parentId}, which is missing; its branch starts there`);
+        }
+        this.leaf = entry.id;
+        break;
+      }
+      case 'label':
+        if (entry.label === null) this.labelIndex.delete(entry.targetId);
+        else this.labelIndex.set(entry.targetId, entry.label);
+        break;
+      case 'leaf':
+        if (entry.targetId === null || this.byId.has(entry.targetId)) this.leaf = entry.targetId;
+        else warnings?.push(`${this.file}: leaf move to missing entry ${entry.targetId}; ignored`);
+        break;
+    }
+  }
+}
+
+function newHeader(opts: CreateOptions): SessionHeader {
+  return {
+    type: 'session',
+    version: SESSION_FORMAT_VERSION,
+    id: opts.id ?? randomUUID(),
+    cwd: opts.cwd,
+    timestamp: (opts.now ?? (() => new Date()))().toISOString(),
+  };
+}

@@ -1,0 +1,142 @@
+// The ToolRegistry: find → validate → permission → execute → truncate → result.
+// Every failure becomes an isError result that tells the model what went wrong.
+import { Compile } from 'typebox/compile';
+import type { ToolCall } from '../core/types.js';
+import type { ToolSpec } from '../model/adapter.js';
+import type { ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
+import { DEFAULT_LIMITS, formatBytes, truncateHead, type TruncateLimits } from './truncate.js';
+
+export type PermissionDecision = { allow: true } | { allow: false; reason: string };
+
+/** Asked before every execution. The CLI's policy, hooks and interactive prompts plug in here. */
+export type PermissionCheck = (call: ToolCall, tool: ToolDefinition) => PermissionDecision | Promise<PermissionDecision>;
+
+export interface RegistryOptions {
+  permission?: PermissionCheck;
+  /** The hard cap applied to every result. */
+  limits?: TruncateLimits;
+}
+
+type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<{ instancePath: string; message: string; keyword: string }> };
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly validators = new Map<string, Validator>();
+  private readonly limits: TruncateLimits;
+
+  constructor(
+    tools: readonly ToolDefinition[] = [],
+    private readonly options: RegistryOptions = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: ToolDefinition): void {
+    if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is already registered`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  riskOf(name: string): ToolRisk | undefined {
+    return this.tools.get(name)?.risk;
+  }
+
+  /** The tools as the model sees them. */
+  specs(): ToolSpec[] {
+    return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> }));
+  }
+
+  /** Runs one call. Never throws: every failure is an isError result. */
+  async execute(call: ToolCall, ctx: Omit<ToolContext, 'toolCallId'>): Promise<ToolResult> {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      const known = this.names().join(', ') || 'none';
+      return errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`, { reason: 'unknown_tool' });
+    }
+    if (call.argumentsError) {
+      return errorResult(`Tool "${call.name}" was not run: ${call.argumentsError}. Send the call again with a valid JSON object.`, {
+        reason: 'invalid_json',
+      });
+    }
+    const problems = this.validate(tool, call.arguments);
+    if (problems) {
+      return errorResult(`Invalid arguments for tool "${call.name}":\n${problems}\nFix the arguments and call the tool again.`, {
+        reason: 'invalid_arguments',
+      });
+    }
+    if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
+    if (this.options.permission) {
+      let decision: PermissionDecision;
+      try {
+        decision = await this.options.permission(call, tool);
+      } catch (err) {
+        decision = { allow: false, reason: `the permission check failed: ${messageOf(err)}` };
+      }
+      if (!decision.allow) {
+        return errorResult(`Permission denied for tool "${call.name}": ${decision.reason}`, { reason: 'denied' });
+      }
+    }
+    let output: ToolOutput;
+    try {
+      output = await tool.execute(call.arguments, { ...ctx, toolCallId: call.id });
+    } catch (err) {
+      if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was aborted before it finished.`, { reason: 'aborted' });
+      return errorResult(`Tool "${call.name}" failed: ${messageOf(err)}`, { reason: 'exception' });
+    }
+    if (ctx.signal.aborted && !output.isError) {
+      // The tool finished its work, so report it; the loop stops after this batch.
+      output = { ...output, details: { ...output.details, abortedAfterCompletion: true } };
+    }
+    return this.finish(output, tool);
+  }
+
+  private validate(tool: ToolDefinition, args: unknown): string | undefined {
+    let validator = this.validators.get(tool.name);
+    if (!validator) {
+      validator = Compile(tool.parameters as never) as unknown as Validator;
+      this.validators.set(tool.name, validator);
+    }
+    if (validator.Check(args)) return undefined;
+    const lines = new Set<string>();
+    for (const e of validator.Errors(args)) {
+      if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error
+      lines.add(`- ${e.instancePath === '' ? 'arguments' : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}`);
+      if (lines.size >= 10) break;
+    }
+    return [...lines].join('\n') || '- arguments do not match the schema';
+  }
+
+  private finish(output: ToolOutput, tool: ToolDefinition): ToolResult {
+    const text = typeof output.content === 'string' ? output.content : output.content.map((c) => c.text).join('\n');
+    // A self-truncating tool has already cut its output and added its own continuation hint;
+    // the registry only enforces a looser ceiling on it, so that hint is never cut off.
+    const limits = tool.selfTruncating ? { maxLines: this.limits.maxLines * 2, maxBytes: this.limits.maxBytes * 2 } : this.limits;
+    const t = truncateHead(text, limits);
+    if (!t.truncated) {
+      const content = typeof output.content === 'string' ? [{ type: 'text' as const, text }] : output.content;
+      return { content, isError: output.isError ?? false, ...(output.details ? { details: output.details } : {}) };
+    }
+    const notice = `\n\n[Output truncated: showing ${t.shownLines} of ${t.totalLines} lines, ${formatBytes(Buffer.byteLength(t.text))} of ${formatBytes(t.totalBytes)}.]`;
+    return {
+      content: [{ type: 'text', text: t.text + notice }],
+      isError: output.isError ?? false,
+      details: { ...output.details, truncated: true, totalLines: t.totalLines, totalBytes: t.totalBytes },
+    };
+  }
+}
+
+export function errorResult(text: string, details?: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true, ...(details ? { details } : {}) };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

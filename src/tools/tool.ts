@@ -1,0 +1,42 @@
+// What a tool is. Tools run only through the ToolRegistry.
+import type { TextContent } from '../core/types.js';
+
+/** What running a tool may do: read only, change files, or run arbitrary commands. */
+export type ToolRisk = 'read' | 'write' | 'exec';
+
+export interface ToolContext {
+  /** The workspace root; tools must not reach outside it. */
+  cwd: string;
+  /** Aborted when the user stops the run; long work must watch it. */
+  signal: AbortSignal;
+  toolCallId: string;
+}
+
+export interface ToolOutput {
+  content: string | TextContent[];
+  isError?: boolean;
+  details?: Record<string, unknown>;
+}
+
+export interface ToolDefinition<Args = any> {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (written with TypeBox); validated before execute is called. */
+  parameters: object;
+  risk: ToolRisk;
+  /** Truncates its own output (with a continuation hint), so the registry leaves it alone below the hard cap. */
+  selfTruncating?: boolean;
+  execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** What a tool call turns into, always: success or an error the model can read. */
+export interface ToolResult {
+  content: TextContent[];
+  isError: boolean;
+  details?: Record<string, unknown>;
+}
+
+/** Thrown by tools for an expected failure; the message goes to the model as is. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
