@@ -1,0 +1,126 @@
+// Shared test helpers: temp workspaces, the CLI as a child process, scripted runs.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { SessionRunner, type RunResult } from '../../src/agent/runner.js';
+import type { AgentEvent } from '../../src/core/events.js';
+import type { ScriptTurn } from '../../src/model/script.js';
+import { ScriptedModel } from '../../src/model/scripted.js';
+import { SessionStore } from '../../src/session/store.js';
+import { createReadFileTool } from '../../src/tools/read-file.js';
+import { ToolRegistry, type RegistryOptions } from '../../src/tools/registry.js';
+import type { ToolDefinition } from '../../src/tools/tool.js';
+import { createWriteNoteTool } from '../../src/tools/write-note.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/mini-agent', import.meta.url));
+
+const made: string[] = [];
+afterEach(() => {
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
+});
+
+/** A fresh temp folder (realpath'd), removed after the test. */
+export function tempDir(prefix = 'mini-agent-test-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export function writeScript(dir: string, turns: ScriptTurn[], name = 'script.json'): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify({ turns }));
+  return file;
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd: string;
+  home?: string;
+  env?: Record<string, string>;
+  input?: string;
+  /** Called once the process has started, e.g. to send it a signal. */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Called with stdout as it grows. */
+  onStdout?: (soFar: string, child: import('node:child_process').ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+/** Runs bin/mini-agent as a real process, with MINI_AGENT_HOME in a temp dir unless given. */
+export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
+  const home = opts.home ?? tempDir('mini-agent-home-');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      opts.onStdout?.(stdout, child);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+    opts.onSpawn?.(child);
+  });
+}
+
+export function parseJsonl(text: string): AgentEvent[] {
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as AgentEvent);
+}
+
+export interface ScriptedRunOptions {
+  turns: ScriptTurn[];
+  prompt?: string;
+  cwd?: string;
+  store?: SessionStore;
+  tools?: ToolDefinition[];
+  registry?: RegistryOptions;
+  maxTurns?: number;
+  signal?: AbortSignal;
+  onEvent?: (e: AgentEvent) => void;
+}
+
+export interface ScriptedRun {
+  result: RunResult;
+  events: AgentEvent[];
+  model: ScriptedModel;
+  store: SessionStore;
+  cwd: string;
+}
+
+/** One run of the real runner and loop on the scripted model, collecting every event. */
+export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
+  const cwd = o.cwd ?? tempDir();
+  const store = o.store ?? SessionStore.inMemory({ cwd });
+  const model = new ScriptedModel({ turns: o.turns });
+  const tools = new ToolRegistry(o.tools ?? [createReadFileTool(), createWriteNoteTool()], o.registry);
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns });
+  const events: AgentEvent[] = [];
+  runner.subscribe((e) => {
+    events.push(e);
+    o.onEvent?.(e);
+  });
+  const result = await runner.run(o.prompt ?? 'go', o.signal);
+  return { result, events, model, store, cwd };
+}
