@@ -81,6 +81,16 @@ export function entryShapeError(value: unknown): string | undefined {
       if (typeof m !== 'object' || m === null) return 'message entry without "message"';
       if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'toolResult') return `unknown message role "${String(m.role)}"`;
       if (!Array.isArray(m.content)) return 'message without a "content" array';
+      for (const c of m.content as unknown[]) {
+        const block = c as Record<string, unknown> | null;
+        if (typeof block !== 'object' || block === null || typeof block.type !== 'string') return 'message content item without a "type"';
+        if (block.type === 'text' && typeof block.text !== 'string') return 'text content without "text"';
+        if (block.type === 'toolCall' && (typeof block.id !== 'string' || typeof block.name !== 'string')) return 'tool call without "id"/"name"';
+      }
+      if (m.role === 'toolResult' && typeof m.toolCallId !== 'string') return 'tool result without "toolCallId"';
+      if (m.role === 'assistant' && (typeof m.usage !== 'object' || m.usage === null || typeof m.stopReason !== 'string')) {
+        return 'assistant message without "usage"/"stopReason"';
+      }
       return undefined;
     }
     case 'compaction':

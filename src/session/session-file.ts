@@ -116,7 +116,13 @@ export class FileSink implements EntrySink {
     const text = (this.needsNewline ? '\n' : '') + line + '\n';
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    } catch (err) {
+      // A failed write (disk full) may have left a fragment: set it aside like a torn tail.
+      this.needsNewline = true;
+      throw err;
+    }
     this.needsNewline = false;
   }
 

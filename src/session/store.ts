@@ -125,6 +125,20 @@ export class SessionStore {
     let cur = id === null ? undefined : this.byId.get(id);
     while (cur && isContentEntry(cur)) {
       path.push(cur);
+      // More steps than entries means a parent cycle (only a hand-edited file can hold one).
+      if (path.length > this.byId.size) return this.pathWithoutCycle(id);
+      cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
+    }
+    return path.reverse();
+  }
+
+  private pathWithoutCycle(id: string | null): ContentEntry[] {
+    const path: ContentEntry[] = [];
+    const seen = new Set<string>();
+    let cur = id === null ? undefined : this.byId.get(id);
+    while (cur && isContentEntry(cur) && !seen.has(cur.id)) {
+      seen.add(cur.id);
+      path.push(cur);
       cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
     }
     return path.reverse();
@@ -197,13 +211,19 @@ export class SessionStore {
         const list = this.childIndex.get(entry.parentId);
         if (list) list.push(entry);
         else this.childIndex.set(entry.parentId, [entry]);
-        if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
-          warnings.push(`${this.file}: entry ${entry.id} follows ${entry.parentId}, which is missing; its branch starts there`);
+        if (warnings && entry.parentId === entry.id) {
+          warnings.push(`${this.file}: entry ${entry.id} names itself as its parent; its branch starts there`);
+        } else if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
+          warnings.push(`${this.file}: entry ${entry.id} follows ${entry.parentId}, which is missing (or only later in the file)`);
         }
         this.leaf = entry.id;
         break;
       }
       case 'label':
+        if (!this.byId.has(entry.targetId)) {
+          warnings?.push(`${this.file}: label on missing entry ${entry.targetId}; ignored`);
+          break;
+        }
         if (entry.label === null) this.labelIndex.delete(entry.targetId);
         else this.labelIndex.set(entry.targetId, entry.label);
         break;

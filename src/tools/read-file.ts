@@ -1,7 +1,7 @@
 // read_file: reads a text file inside the workspace, a window of lines at a time.
 // It streams the file in chunks and stops once the window is full, so a huge file
 // is never read whole into memory.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { cutToBytes, DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
@@ -33,7 +33,8 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
     async execute(args, ctx) {
       const real = resolveForRead(ctx.cwd, args.path);
       const shown = displayPath(ctx.cwd, real);
-      const fd = openSync(real, 'r');
+      // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused just below).
+      const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
         const stat = fstatSync(fd);
         if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (${stat.isDirectory() ? 'a directory' : 'a special file'})`);
@@ -121,7 +122,7 @@ function readWindow(
   const last = offset + out.length - 1;
   let notice = '';
   if (stop === 'longline') {
-    notice = `\n\n[Line ${first} is longer than ${formatBytes(limits.maxBytes)}; showing only its start. Use offset=${first + 1} to continue after it.]`;
+    notice = `\n\n[Line ${first} is longer than ${formatBytes(limits.maxBytes)}; showing only its start (the rest of this line cannot be read with read_file). Lines after it, if any, start at offset=${first + 1}.]`;
   } else if (stop) {
     const why = stop === 'lines' ? `${maxLines} lines` : formatBytes(limits.maxBytes);
     notice = `\n\n[Showing lines ${first}-${last} of ${shown} (${formatBytes(size)}); stopped at ${why}. Use offset=${last + 1} to continue.]`;

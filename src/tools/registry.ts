@@ -77,12 +77,17 @@ export class ToolRegistry {
       let decision: PermissionDecision;
       try {
         decision = await this.options.permission(call, tool);
+        if (typeof decision !== 'object' || decision === null || typeof decision.allow !== 'boolean') {
+          decision = { allow: false, reason: 'the permission check gave no decision' };
+        }
       } catch (err) {
         decision = { allow: false, reason: `the permission check failed: ${messageOf(err)}` };
       }
       if (!decision.allow) {
         return errorResult(`Permission denied for tool "${call.name}": ${decision.reason}`, { reason: 'denied' });
       }
+      // The check may have waited on the user; a stop pressed meanwhile must still prevent the run.
+      if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
     }
     let output: ToolOutput;
     try {
@@ -90,6 +95,9 @@ export class ToolRegistry {
     } catch (err) {
       if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was aborted before it finished.`, { reason: 'aborted' });
       return errorResult(`Tool "${call.name}" failed: ${messageOf(err)}`, { reason: 'exception' });
+    }
+    if (typeof output !== 'object' || output === null || (typeof output.content !== 'string' && !Array.isArray(output.content))) {
+      return errorResult(`Tool "${call.name}" returned no usable output (a bug in the tool).`, { reason: 'bad_output' });
     }
     if (ctx.signal.aborted && !output.isError) {
       // The tool finished its work, so report it; the loop stops after this batch.
@@ -108,7 +116,8 @@ export class ToolRegistry {
     const lines = new Set<string>();
     for (const e of validator.Errors(args)) {
       if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error
-      lines.add(`- ${e.instancePath === '' ? 'arguments' : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}`);
+      const extra = e.keyword === 'additionalProperties' ? ` (${[(e as { params?: { additionalProperties?: string[] } }).params?.additionalProperties ?? []].flat().join(', ')})` : '';
+      lines.add(`- ${e.instancePath === '' ? 'arguments' : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}${extra}`);
       if (lines.size >= 10) break;
     }
     return [...lines].join('\n') || '- arguments do not match the schema';
@@ -138,5 +147,6 @@ export function errorResult(text: string, details?: Record<string, unknown>): To
 }
 
 function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 2000 ? text.slice(0, 2000) + '… (message truncated)' : text;
 }

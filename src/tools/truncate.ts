@@ -19,6 +19,7 @@ export const DEFAULT_LIMITS: TruncateLimits = { maxLines: 2000, maxBytes: 50 * 1
 export function truncateHead(text: string, limits: TruncateLimits = DEFAULT_LIMITS): Truncated {
   const totalBytes = Buffer.byteLength(text, 'utf8');
   const lines = text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // a final newline ends a line, it does not start one
   const totalLines = lines.length;
   if (totalBytes <= limits.maxBytes && totalLines <= limits.maxLines) {
     return { text, truncated: false, shownLines: totalLines, totalLines, totalBytes };

@@ -49,6 +49,7 @@ export function resolveForRead(cwd: string, input: string): string {
  * cannot lead outside, and an existing file that is a symlink must point inside.
  */
 export function resolveForWrite(cwd: string, input: string): string {
+  if (typeof input === 'string' && /[/\\]$/.test(input)) throw new ToolError(`path "${input}" names a folder; give a file path`);
   const { abs, root } = lexical(cwd, input);
   const missing: string[] = [];
   let cur = abs;
