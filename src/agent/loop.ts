@@ -15,7 +15,7 @@ import {
 } from '../core/types.js';
 import type { ModelAdapter, ModelStreamEvent } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
-import { projectMessages } from '../session/projector.js';
+import { projectMessages, unansweredToolCalls } from '../session/projector.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 
@@ -53,6 +53,19 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
   const outcome: RunOutcome = { stopReason: 'completed', error: null, usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0 };
 
+  // A run that was killed mid-turn left tool calls without results: answer them first,
+  // so the next request is valid for every provider.
+  const interrupted = unansweredToolCalls(store.activePath());
+  for (const call of interrupted) {
+    store.appendMessage({
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: 'text', text: `Tool "${call.name}" was interrupted before completion (the previous run was killed); its effects are unknown.` }],
+      isError: true,
+      details: { reason: 'interrupted' },
+    });
+  }
   const promptEntry = store.appendMessage(userMessage(opts.prompt));
   emit({
     type: 'run_start',
@@ -66,6 +79,9 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     maxTurns,
   });
   for (const message of opts.warnings ?? []) emit({ type: 'warning', message });
+  if (interrupted.length > 0) {
+    emit({ type: 'warning', message: `repaired an interrupted run: ${interrupted.length} tool call(s) had no result and were answered as interrupted` });
+  }
 
   const finish = (stopReason: RunStopReason, error: ModelError | null = null): RunOutcome => {
     outcome.stopReason = stopReason;

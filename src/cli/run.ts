@@ -28,8 +28,8 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   try {
     prompt = args.prompt ?? (await readPromptFromStdin());
     model = loadModel(args);
-    trace = args.trace ? openTrace(args.trace) : undefined;
     store = openStore(args, cwd);
+    trace = args.trace ? openTrace(args.trace, store) : undefined;
   } catch (err) {
     if (err instanceof UsageError || err instanceof SessionFileError) {
       process.stderr.write(`mini-agent: ${err.message}\n`);
@@ -44,8 +44,8 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   const tools = new ToolRegistry([createReadFileTool(), createWriteNoteTool()], { permission });
   const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: args.maxTurns });
 
-  const out = { write: (s: string) => void process.stdout.write(s) };
-  const err = { write: (s: string) => void process.stderr.write(s) };
+  const out = guardedOutput(process.stdout);
+  const err = guardedOutput(process.stderr);
   runner.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose }));
   if (args.json) for (const w of store.warnings) err.write(`warning: ${w}\n`);
   if (trace) runner.subscribe(trace.listener);
@@ -82,6 +82,24 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
     trace?.close();
     store.close();
   }
+}
+
+/**
+ * Writes to stdout/stderr that survive the reader going away (`mini-agent --json | head -1`):
+ * EPIPE stops the output instead of crashing the process, so the run still finishes and the
+ * session is left consistent.
+ */
+function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void } {
+  let closed = false;
+  // EPIPE (the reader went away) or any other write error: stop writing, keep running.
+  stream.on('error', () => {
+    closed = true;
+  });
+  return {
+    write: (text) => {
+      if (!closed && !stream.destroyed) stream.write(text);
+    },
+  };
 }
 
 function loadModel(args: RunArgs): ModelAdapter {
@@ -121,11 +139,12 @@ async function readPromptFromStdin(): Promise<string> {
 }
 
 /** --trace FILE: every event, one JSON line each, written as it happens. */
-function openTrace(file: string): { listener: EventListener; close(): void } {
+function openTrace(file: string, store: SessionStore): { listener: EventListener; close(): void } {
   let fd: number;
   try {
     fd = openSync(file, 'w');
   } catch (err) {
+    store.close();
     throw new UsageError(`cannot write trace file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   return {

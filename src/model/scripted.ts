@@ -1,5 +1,6 @@
 // The scripted model: a first-class adapter that replays a script, turn by turn.
 // Used by the tests, the demo and `--script FILE`. It records every request.
+import { randomBytes } from 'node:crypto';
 import { emptyUsage, type AssistantMessage, type Message, type ModelError, type ToolCall, type Usage } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent, ToolSpec } from './adapter.js';
 import type { Script, ScriptTurn } from './script.js';
@@ -83,7 +84,7 @@ export class ScriptedModel implements ModelAdapter {
     const calls = turn.toolCalls ?? [];
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index];
-      const id = call.id ?? `call_${this.requests.length}_${index}`;
+      const id = call.id ?? `call_${randomBytes(6).toString('hex')}`;
       if (!(await wait())) return yield aborted();
       yield { type: 'toolcall_start', index, id, name: call.name };
       const raw = call.rawArguments ?? JSON.stringify(call.arguments ?? {});

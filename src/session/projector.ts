@@ -1,6 +1,6 @@
 // The Projector: a pure function from the active path to the messages the model sees.
 // It never mutates an entry; it returns the entries' own message objects (treat them as read-only).
-import type { Message, UserMessage } from '../core/types.js';
+import type { Message, ToolCall, UserMessage } from '../core/types.js';
 import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
 
 export const SUMMARY_PREFIX =
@@ -48,4 +48,23 @@ function pushMessage(out: Message[], entry: ContentEntry | SessionEntry): void {
   const m = entry.message;
   if (m.role === 'assistant' && m.content.length === 0) return;
   out.push(m);
+}
+
+/**
+ * The tool calls of the last assistant message on the path that have no result after it:
+ * what a crash or kill in the middle of a turn leaves behind. Providers reject a request
+ * with such calls, so the loop answers them before it sends anything.
+ */
+export function unansweredToolCalls(path: readonly (ContentEntry | SessionEntry)[]): ToolCall[] {
+  const answered = new Set<string>();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i];
+    if (e.type !== 'message') return [];
+    const m = e.message;
+    if (m.role === 'toolResult') answered.add(m.toolCallId);
+    else if (m.role === 'assistant') {
+      return m.content.filter((c): c is ToolCall => c.type === 'toolCall' && !answered.has(c.id));
+    } else return [];
+  }
+  return [];
 }

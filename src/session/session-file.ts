@@ -16,38 +16,50 @@ export interface ParsedSession {
   needsNewline: boolean;
 }
 
-/** Parses a whole session file. Throws SessionFileError when the header is missing or unusable. */
-export function parseSessionText(text: string, label: string): ParsedSession {
+/**
+ * Parses a whole session file. Throws SessionFileError when the header is missing or unusable.
+ * Works on the raw bytes, line by line, so a large file is never held as one giant string.
+ */
+export function parseSessionText(input: string | Buffer, label: string): ParsedSession {
+  const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const warnings: string[] = [];
-  const lines = text.split('\n');
-  const needsNewline = text.length > 0 && !text.endsWith('\n');
-  if (!needsNewline) lines.pop(); // the empty string after the final newline
-  const header = parseHeader(lines[0], label);
+  const needsNewline = buf.length > 0 && buf[buf.length - 1] !== 0x0a;
+  let start = 0;
+  let lineNo = 0;
+  const nextLine = (): string | undefined => {
+    if (start >= buf.length) return undefined;
+    let end = buf.indexOf(0x0a, start);
+    if (end < 0) end = buf.length;
+    const line = buf.toString('utf8', start, end);
+    start = end + 1;
+    lineNo++;
+    return line;
+  };
+  const header = parseHeader(nextLine(), label);
   const entries: SessionEntry[] = [];
   const seen = new Set<string>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
+  for (let line = nextLine(); line !== undefined; line = nextLine()) {
     if (line.trim() === '') continue;
-    const isLast = i === lines.length - 1;
+    const isLast = start >= buf.length;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       warnings.push(
         isLast && needsNewline
-          ? `${label}: line ${i + 1} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line`
-          : `${label}: line ${i + 1} is not valid JSON; skipped`,
+          ? `${label}: line ${lineNo} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line`
+          : `${label}: line ${lineNo} is not valid JSON; skipped`,
       );
       continue;
     }
     const problem = entryShapeError(value);
     if (problem) {
-      warnings.push(`${label}: line ${i + 1}: ${problem}; skipped`);
+      warnings.push(`${label}: line ${lineNo}: ${problem}; skipped`);
       continue;
     }
     const entry = value as SessionEntry;
     if (seen.has(entry.id)) {
-      warnings.push(`${label}: line ${i + 1}: duplicate entry id "${entry.id}"; skipped`);
+      warnings.push(`${label}: line ${lineNo}: duplicate entry id "${entry.id}"; skipped`);
       continue;
     }
     seen.add(entry.id);

@@ -62,8 +62,7 @@ export class SessionStore {
 
   /** Loads an existing session file. Corrupt lines are skipped with a warning; the file is never rewritten. */
   static open(file: string, opts: { now?: () => Date } = {}): SessionStore {
-    const text = readFileSync(file, 'utf8');
-    const parsed = parseSessionText(text, file);
+    const parsed = parseSessionText(readFileSync(file), file);
     const store = new SessionStore(parsed.header, file, new FileSink(file, parsed.needsNewline), parsed.warnings, opts.now);
     const warnings = store.warnings as string[];
     for (const entry of parsed.entries) store.index(entry, warnings);
