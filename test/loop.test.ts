@@ -685,7 +685,7 @@ describe('loop: interrupted runs', () => {
     expect(ofType(events, 'warning').some((w) => /interrupted run/.test(w.message))).toBe(true);
     // The repair is stored, so a reload sees a valid tree too.
     const reloaded = SessionStore.open(file);
-    expect(projectMessages(reloaded.activePath()).filter((m) => m.role === 'toolResult')).toHaveLength(3);
+    expect(projectMessages(reloaded.activePath()).filter((m) => m.role === 'toolResult')).toHaveLength(2);
   });
 
   it('a complete path is left alone', async () => {
