@@ -22,7 +22,8 @@ export interface CreateOptions {
 
 export class SessionStore {
   private readonly byId = new Map<string, SessionEntry>();
-  private readonly childIndex = new Map<string | null, ContentEntry[]>();
+  /** Built on first use: loading and the active path do not need it. */
+  private childIndex: Map<string | null, ContentEntry[]> | undefined;
   private readonly labelIndex = new Map<string, string>();
   private readonly all: SessionEntry[] = [];
   private leaf: string | null = null;
@@ -101,6 +102,10 @@ export class SessionStore {
 
   /** The tree children (message and compaction entries) of an entry, or the roots for null, in append order. */
   children(id: string | null): readonly ContentEntry[] {
+    if (!this.childIndex) {
+      this.childIndex = new Map();
+      for (const e of this.all) if (isContentEntry(e)) this.addChild(e);
+    }
     return this.childIndex.get(id) ?? [];
   }
 
@@ -148,21 +153,24 @@ export class SessionStore {
    * (unless parentId is given) and the new leaf.
    */
   append(input: NewEntry): SessionEntry {
-    const base = { id: this.newId(), timestamp: this.now().toISOString() };
+    // Key order puts the tree fields first, so a line reads well and starts the same way every time.
+    const id = this.newId();
+    const timestamp = this.now().toISOString();
     let entry: SessionEntry;
     if (input.type === 'message' || input.type === 'compaction') {
       const parentId = input.parentId === undefined ? this.leaf : input.parentId;
       if (parentId !== null) this.requireContent(parentId);
-      entry = { ...base, ...input, parentId } as ContentEntry;
+      const { parentId: _ignored, type, ...payload } = input;
+      entry = { type, id, parentId, timestamp, ...payload } as ContentEntry;
       if (entry.type === 'compaction' && !this.byId.has(entry.firstKeptEntryId)) {
         throw new Error(`compaction: firstKeptEntryId "${entry.firstKeptEntryId}" is not in this session`);
       }
     } else if (input.type === 'label') {
       this.requireContent(input.targetId);
-      entry = { ...base, parentId: null, type: 'label', targetId: input.targetId, label: input.label };
+      entry = { type: 'label', id, parentId: null, timestamp, targetId: input.targetId, label: input.label };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
-      entry = { ...base, parentId: null, type: 'leaf', targetId: input.targetId };
+      entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
     }
     this.sink.appendLine(JSON.stringify(entry));
     this.index(entry);
@@ -194,6 +202,12 @@ export class SessionStore {
     if (!isContentEntry(e)) throw new Error(`entry "${id}" is a ${e.type} entry, not a message or compaction`);
   }
 
+  private addChild(entry: ContentEntry): void {
+    const list = this.childIndex!.get(entry.parentId);
+    if (list) list.push(entry);
+    else this.childIndex!.set(entry.parentId, [entry]);
+  }
+
   private newId(): string {
     for (;;) {
       const id = randomBytes(4).toString('hex');
@@ -207,9 +221,7 @@ export class SessionStore {
     switch (entry.type) {
       case 'message':
       case 'compaction': {
-        const list = this.childIndex.get(entry.parentId);
-        if (list) list.push(entry);
-        else this.childIndex.set(entry.parentId, [entry]);
+        if (this.childIndex) this.addChild(entry);
         if (warnings && entry.parentId === entry.id) {
           warnings.push(`${this.file}: entry ${entry.id} names itself as its parent; its branch starts there`);
         } else if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
