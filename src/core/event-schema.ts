@@ -9,7 +9,7 @@ import type { AssistantMessage, ModelError, Usage } from './types.js';
 const Str = Type.String();
 const Int = Type.Integer({ minimum: 0 });
 const Text = Type.Object({ type: Type.Literal('text'), text: Str });
-const Thinking = Type.Object({ type: Type.Literal('thinking'), thinking: Str });
+const Thinking = Type.Object({ type: Type.Literal('thinking'), thinking: Str, signature: Type.Optional(Str) });
 const ToolCall = Type.Object({
   type: Type.Literal('toolCall'),
   id: Str,

@@ -8,6 +8,8 @@ export interface TextContent {
 export interface ThinkingContent {
   type: 'thinking';
   thinking: string;
+  /** Provider signature (Anthropic) that must accompany the block when it is sent back. */
+  signature?: string;
 }
 
 export interface ToolCall {

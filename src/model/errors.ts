@@ -1,0 +1,146 @@
+// Typed model errors. Classification uses, in order: the abort signal, the HTTP status,
+// the SDK's error class (duck-typed, so the SDKs stay lazily loaded), the provider's error
+// code/type, system error codes; message text only as a last resort.
+import type { ModelError, ModelErrorKind } from '../core/types.js';
+
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network']);
+
+export function isRetryableKind(kind: ModelErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
+export function modelError(kind: ModelErrorKind, message: string, extra: Partial<ModelError> = {}): ModelError {
+  return { kind, message, retryable: isRetryableKind(kind), ...extra };
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined> | undefined | null;
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const rec = headers as Record<string, string | string[] | undefined>;
+  const v = rec[name] ?? rec[name.toLowerCase()] ?? Object.entries(rec).find(([k]) => k.toLowerCase() === name)?.[1];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
+export function parseRetryAfter(headers: HeaderSource, now: number = Date.now()): number | undefined {
+  const ms = header(headers, 'retry-after-ms');
+  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = header(headers, 'retry-after');
+  if (ra === undefined || ra.trim() === '') return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+/** Provider error codes and types that decide the kind regardless of status. */
+function kindFromCode(code: string | undefined, type: string | undefined, message: string): ModelErrorKind | undefined {
+  const c = (code ?? '').toLowerCase();
+  const t = (type ?? '').toLowerCase();
+  if (c === 'context_length_exceeded' || c === 'string_above_max_length' || c === 'model_context_window_exceeded') return 'context_overflow';
+  if (t === 'overloaded_error') return 'overloaded';
+  if (t === 'rate_limit_error' || c === 'rate_limit_exceeded') return 'rate_limit';
+  if (t === 'authentication_error' || t === 'permission_error' || c === 'invalid_api_key') return 'auth';
+  if (t === 'api_error' || t === 'server_error') return 'server';
+  if (t === 'invalid_request_error' || t === 'not_found_error' || t === 'request_too_large') {
+    // Anthropic reports a too-long prompt only in the message of an invalid_request_error.
+    return /prompt is too long|context (length|window)|too many tokens/i.test(message) ? 'context_overflow' : 'bad_request';
+  }
+  return undefined;
+}
+
+export function kindFromStatus(status: number, code?: string, type?: string, message = ''): ModelErrorKind {
+  const byCode = kindFromCode(code, type, message);
+  if (byCode === 'context_overflow') return byCode;
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limit';
+  if (status === 503 || status === 529) return 'overloaded';
+  if (status >= 500) return 'server';
+  if (status === 408) return 'network';
+  if (byCode) return byCode;
+  if (status >= 400) return /prompt is too long|maximum context length|context length/i.test(message) ? 'context_overflow' : 'bad_request';
+  return 'unknown';
+}
+
+/** Keeps error bodies readable: the API's own message, or the first words of an HTML page. */
+export function cleanErrorText(text: string, max = 300): string {
+  let t = text;
+  if (/<html|<!doctype|<body/i.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1];
+    t = (title ? title + ': ' : '') + t.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
+  }
+  t = t.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH',
+  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+]);
+
+function systemCode(err: unknown): string | undefined {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * Turns anything an SDK or fetch threw into a ModelError. `provider` prefixes the message.
+ */
+export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number }): ModelError {
+  const e = err as any;
+  const name: string = e?.constructor?.name ?? e?.name ?? '';
+  const rawMessage: string = typeof e?.message === 'string' ? e.message : String(err);
+  if (opts.signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError') {
+    return modelError('aborted', `${opts.provider}: the request was aborted`);
+  }
+  const status: number | undefined = typeof e?.status === 'number' ? e.status : undefined;
+  // SDK APIError: body in e.error; OpenAI {message, code, type}; Anthropic {type:'error', error:{type, message}}.
+  const body = e?.error;
+  const inner = body?.error && typeof body.error === 'object' ? body.error : body;
+  const apiMessage: string | undefined = typeof inner?.message === 'string' ? inner.message : undefined;
+  const code: string | undefined = typeof inner?.code === 'string' ? inner.code : typeof e?.code === 'string' ? e.code : undefined;
+  const type: string | undefined = typeof inner?.type === 'string' ? inner.type : typeof e?.type === 'string' ? e.type : undefined;
+  if (status !== undefined) {
+    const text = cleanErrorText(apiMessage ?? stripStatusPrefix(rawMessage, status) ?? '');
+    const kind = kindFromStatus(status, code, type, text);
+    const retryAfterMs = parseRetryAfter(e?.headers, opts.now);
+    const quota = code === 'insufficient_quota';
+    return {
+      kind,
+      message: `${opts.provider} ${status}: ${text || 'no error message'}`,
+      retryable: isRetryableKind(kind) && !quota,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+  if (name === 'APIConnectionTimeoutError') return modelError('network', `${opts.provider}: the request timed out`);
+  const sys = systemCode(err);
+  if (name === 'APIConnectionError' || sys) {
+    return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${cleanErrorText(rawMessage)}`);
+  }
+  if (/terminated|socket hang up|other side closed|premature close/i.test(rawMessage)) {
+    return modelError('network', `${opts.provider}: the connection closed mid-response: ${cleanErrorText(rawMessage)}`);
+  }
+  if (err instanceof SyntaxError) {
+    return modelError('server', `${opts.provider}: the server sent a malformed stream chunk (${cleanErrorText(rawMessage, 120)})`);
+  }
+  return modelError('unknown', `${opts.provider}: ${cleanErrorText(rawMessage)}`);
+}
+
+function stripStatusPrefix(message: string, status: number): string {
+  return message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+}
+
+/** For stream `error` events that carry a provider error type but no HTTP status. */
+export function errorFromStreamEvent(provider: string, type: string | undefined, message: string | undefined): ModelError {
+  const text = cleanErrorText(message ?? 'the stream reported an error');
+  const kind = kindFromCode(undefined, type, text) ?? 'unknown';
+  return modelError(kind, `${provider}: ${type ? `${type}: ` : ''}${text}`);
+}
+
+export const INCOMPLETE_STREAM = (provider: string): ModelError =>
+  modelError('network', `${provider}: the stream ended before the response was complete`);
