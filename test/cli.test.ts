@@ -179,7 +179,7 @@ describe('cli: exit codes', () => {
 
   it('a model error (scripted error turn) → 1, and stderr names the kind', async () => {
     const cwd = tempDir();
-    const script = writeScript(cwd, [{ error: { kind: 'overloaded', message: 'the model is busy' } }]);
+    const script = writeScript(cwd, [{ error: { kind: 'overloaded', message: 'the model is busy', retryable: false } }]);
     const r = await runCli(['--no-session', '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/overloaded/);
@@ -187,7 +187,7 @@ describe('cli: exit codes', () => {
 
     const j = await runCli(['--json', '--no-session', '--script', script, 'hi'], { cwd });
     expect(j.code).toBe(1);
-    expect(settledOf(parseJsonl(j.stdout))).toMatchObject({ stopReason: 'error', error: { kind: 'overloaded', message: 'the model is busy' } });
+    expect(settledOf(parseJsonl(j.stdout))).toMatchObject({ stopReason: 'error', error: { kind: 'overloaded', message: 'the model is busy', retryable: false } });
   });
 
   it('an exhausted script → 1, saying the script ran out', async () => {
@@ -559,7 +559,7 @@ describe('cli: traces', () => {
 
   it('the trace of a failed run mentions the error', async () => {
     const cwd = tempDir();
-    const script = writeScript(cwd, [{ error: { kind: 'rate_limit', message: 'slow down' } }]);
+    const script = writeScript(cwd, [{ error: { kind: 'rate_limit', message: 'slow down', retryable: false } }]);
     const trace = join(cwd, 'fail.jsonl');
     const r = await runCli(['--no-session', '--trace', trace, '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(1);

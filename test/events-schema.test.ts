@@ -18,9 +18,7 @@ import { parseJsonl, runCli, scriptedRun, tempDir, writeScript } from './support
 const SCHEMA_FILE = fileURLToPath(new URL('../docs/events.schema.json', import.meta.url));
 
 /** Event types no run can produce yet, and why. Remove an entry once something emits it. */
-const NOT_YET_EMITTED: Partial<Record<AgentEventType, string>> = {
-  retry: 'the loop does not retry failed requests yet',
-};
+const NOT_YET_EMITTED: Partial<Record<AgentEventType, string>> = {};
 
 const validator = Compile(AgentEventSchema);
 type Branch = { properties: { type: { const: string } } };
@@ -81,8 +79,15 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
     })
   ).events;
 
-  runs.modelError = (await scriptedRun({ cwd, turns: [{ text: 'partial', error: { kind: 'overloaded', message: 'x', status: 529, retryAfterMs: 1000 } }] })).events;
+  runs.modelError = (await scriptedRun({ cwd, turns: [{ text: 'partial', error: { kind: 'overloaded', message: 'x', status: 529, retryAfterMs: 1000, retryable: false } }] })).events;
   runs.exhausted = (await scriptedRun({ cwd, turns: [] })).events;
+  runs.retried = (
+    await scriptedRun({
+      cwd,
+      sleep: async () => true,
+      turns: [{ text: 'half', error: { kind: 'overloaded', message: 'busy', status: 529 } }, { text: 'whole answer' }],
+    })
+  ).events;
 
   const midStream = new AbortController();
   runs.abortStream = (
@@ -184,6 +189,7 @@ describe('events of real runs', () => {
       tools: 'completed',
       modelError: 'error',
       exhausted: 'error',
+      retried: 'completed',
       abortStream: 'aborted',
       abortTool: 'aborted',
       maxTurns: 'max_turns',

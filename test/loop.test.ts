@@ -503,7 +503,7 @@ describe('loop: limits and failures', () => {
 
   it('a scripted model error ends the run with that kind', async () => {
     const { result, events, store } = await scriptedRun({
-      turns: [{ text: 'partial', error: { kind: 'overloaded', message: 'x' } }],
+      turns: [{ text: 'partial', error: { kind: 'overloaded', message: 'x', retryable: false } }],
     });
     expect(result.stopReason).toBe('error');
     expect(result.error).toMatchObject({ kind: 'overloaded', message: 'x' });
@@ -520,7 +520,7 @@ describe('loop: limits and failures', () => {
     const rec = recorderTool();
     const { result, store } = await scriptedRun({
       tools: [rec],
-      turns: [{ toolCalls: [{ id: 'e1', name: 'recorder', arguments: {} }], error: { kind: 'server', message: 'upstream 500' } }],
+      turns: [{ toolCalls: [{ id: 'e1', name: 'recorder', arguments: {} }], error: { kind: 'server', message: 'upstream 500', retryable: false } }],
     });
     expect(result.stopReason).toBe('error');
     expect(rec.calls).toEqual([]);

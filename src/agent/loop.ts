@@ -18,6 +18,7 @@ import type { SessionStore } from '../session/store.js';
 import { projectMessages, unansweredToolCalls } from '../session/projector.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
+import { decideRetry, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js';
 
 export const DEFAULT_MAX_TURNS = 50;
 
@@ -34,6 +35,10 @@ export interface LoopOptions {
   emit: (event: EventBody) => void;
   /** Reported as warning events right after run_start. */
   warnings?: readonly string[];
+  retry?: RetryPolicy;
+  /** Injected for tests (a fake clock); defaults to real timers and Math.random. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  random?: () => number;
 }
 
 export interface RunOutcome {
@@ -98,7 +103,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     const messages = projectMessages(path);
     emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
 
-    const response = await streamTurn(model, { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal }, turn, emit);
+    const response = await streamWithRetry(opts, { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal }, turn);
     const message = response.message;
     outcome.usage = addUsage(outcome.usage, message.usage);
     const entry = store.appendMessage(message);
@@ -142,6 +147,31 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
 interface TurnResponse {
   message: AssistantMessage;
   error: ModelError | null;
+}
+
+/**
+ * Streams a response, retrying retryable failures by the policy. Deltas of a failed attempt
+ * were already emitted; the `retry` event tells listeners they are void. Only the final
+ * attempt's message is returned, so the session holds one clean answer.
+ */
+async function streamWithRetry(opts: LoopOptions, request: Parameters<ModelAdapter['stream']>[0], turn: number): Promise<TurnResponse> {
+  const policy = opts.retry ?? DEFAULT_RETRY;
+  for (let attempt = 1; ; attempt++) {
+    const response = await streamTurn(opts.model, request, turn, opts.emit);
+    const error = response.error;
+    if (!error || error.kind === 'aborted' || request.signal?.aborted) return response;
+    const decision = decideRetry(error, attempt, policy, opts.random);
+    if (!decision.retry) {
+      if (error.retryable) return { ...response, error: { ...error, message: `${error.message} (${decision.reason})` } };
+      return response;
+    }
+    opts.emit({ type: 'retry', turn, attempt, delayMs: decision.delayMs, kind: error.kind, message: error.message });
+    const waited = await (opts.sleep ?? sleep)(decision.delayMs, request.signal);
+    if (!waited || request.signal?.aborted) {
+      const aborted = { ...ABORTED };
+      return { message: { ...failedMessage(opts.model, aborted) }, error: aborted };
+    }
+  }
 }
 
 /** Streams one response, forwarding deltas as events. Never throws. */

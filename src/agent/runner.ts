@@ -5,6 +5,7 @@ import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runLoop, type RunOutcome } from './loop.js';
+import type { RetryPolicy } from './retry.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export interface RunnerOptions {
@@ -15,6 +16,10 @@ export interface RunnerOptions {
   maxTurns?: number;
   systemPrompt?: string;
   now?: () => number;
+  retry?: RetryPolicy;
+  /** Injected for tests: the retry wait and the jitter source. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  random?: () => number;
 }
 
 export interface RunResult extends RunOutcome {
@@ -89,6 +94,9 @@ export class SessionRunner {
         systemPrompt: this.opts.systemPrompt ?? buildSystemPrompt({ cwd, tools: tools.specs() }),
         signal: controller.signal,
         emit,
+        retry: this.opts.retry,
+        sleep: this.opts.sleep,
+        random: this.opts.random,
         // Problems found when the session was loaded are reported once, in the first run.
         warnings: this.warned ? [] : [...store.warnings],
       });

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { emptyUsage, type AssistantMessage, type Message, type ModelError, type ToolCall, type Usage } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent, ToolSpec } from './adapter.js';
+import { isRetryableKind } from './errors.js';
 import type { Script, ScriptTurn } from './script.js';
 
 export interface RecordedRequest {
@@ -97,7 +98,8 @@ export class ScriptedModel implements ModelAdapter {
       yield { type: 'toolcall_end', index, toolCall };
     }
     if (turn.error) {
-      yield fail({ retryable: false, ...turn.error });
+      // Retryable by its kind unless the script says otherwise, as a real provider error would be.
+      yield fail({ retryable: isRetryableKind(turn.error.kind), ...turn.error });
       return;
     }
     message.stopReason = turn.stopReason ?? (calls.length > 0 ? 'toolUse' : 'stop');

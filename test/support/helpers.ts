@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import type { RetryPolicy } from '../../src/agent/retry.js';
 import { SessionRunner, type RunResult } from '../../src/agent/runner.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { ScriptTurn } from '../../src/model/script.js';
@@ -99,6 +100,10 @@ export interface ScriptedRunOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   onEvent?: (e: AgentEvent) => void;
+  /** Retry policy and a fake clock for the retry wait. */
+  retry?: RetryPolicy;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  random?: () => number;
 }
 
 export interface ScriptedRun {
@@ -115,7 +120,7 @@ export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
   const store = o.store ?? SessionStore.inMemory({ cwd });
   const model = new ScriptedModel({ turns: o.turns });
   const tools = new ToolRegistry(o.tools ?? [createReadFileTool(), createWriteNoteTool()], o.registry);
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random });
   const events: AgentEvent[] = [];
   runner.subscribe((e) => {
     events.push(e);
