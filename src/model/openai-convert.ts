@@ -1,0 +1,140 @@
+// Pure conversions for the OpenAI-compatible adapter: our messages → a Chat Completions
+// request body, and the small mappings used while reading the stream. Types only from the SDK.
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { emptyUsage, type Message, type StopReason, type ToolCall, type Usage } from '../core/types.js';
+import type { ModelRequest } from './adapter.js';
+import { computeCost, type AdapterConfig } from './models.js';
+
+/** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
+export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
+
+/** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
+export function toOpenAIRequest(
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
+  cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens'>,
+): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
+  messages.push(...toOpenAIMessages(request.messages));
+  const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+  return {
+    model: cfg.model,
+    messages,
+    ...(tools.length > 0 ? { tools } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+    // OpenAI itself wants max_completion_tokens (max_tokens is rejected by its reasoning models);
+    // most compatible servers only know max_tokens.
+    ...(cfg.provider === 'openai' ? { max_completion_tokens: cfg.maxOutputTokens } : { max_tokens: cfg.maxOutputTokens }),
+  };
+}
+
+/**
+ * Our history → Chat Completions messages. Every assistant tool call is answered before the next
+ * user or assistant message (a synthetic result when the history has none), and results whose
+ * call is not in the preceding assistant message are dropped: the API rejects both.
+ */
+export function toOpenAIMessages(history: readonly Message[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  let pending: string[] = []; // call ids of the last assistant message, in order
+  let answered = new Set<string>();
+  const flush = () => {
+    for (const id of pending) if (!answered.has(id)) out.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_RESULT });
+    pending = [];
+    answered = new Set();
+  };
+  for (const m of history) {
+    if (m.role === 'toolResult') {
+      if (pending.includes(m.toolCallId) && !answered.has(m.toolCallId)) {
+        answered.add(m.toolCallId);
+        out.push({ role: 'tool', tool_call_id: m.toolCallId, content: joinText(m.content) });
+      }
+      continue;
+    }
+    flush();
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: joinText(m.content) });
+      continue;
+    }
+    let text = '';
+    const calls: ChatCompletionMessageFunctionToolCall[] = [];
+    for (const block of m.content) {
+      if (block.type === 'text') text += block.text;
+      else if (block.type === 'toolCall' && !pending.includes(block.id)) {
+        calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.arguments) } });
+        pending.push(block.id);
+      }
+      // Thinking blocks are not sent back: Chat Completions has no field for them.
+    }
+    // An assistant message with neither text nor calls (e.g. aborted before any output) is invalid here.
+    if (text === '' && calls.length === 0) continue;
+    out.push({ role: 'assistant', content: text === '' ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+  }
+  flush();
+  return out;
+}
+
+function joinText(content: ReadonlyArray<{ type: string; text?: string }>): string {
+  let s = '';
+  for (const c of content) if (c.type === 'text' && c.text !== undefined) s += c.text;
+  return s;
+}
+
+/** finish_reason → our stop reason; unknown values fall back on whether tools were called. */
+export function mapFinishReason(reason: string, hasToolCalls: boolean): StopReason {
+  switch (reason) {
+    case 'tool_calls':
+    case 'function_call':
+      return 'toolUse';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'contentFilter';
+    case 'stop':
+      // Some servers (older Ollama, some vLLM parsers) say `stop` even when they called tools.
+      return hasToolCalls ? 'toolUse' : 'stop';
+    default:
+      return hasToolCalls ? 'toolUse' : 'stop';
+  }
+}
+
+type ChunkUsage = NonNullable<ChatCompletionChunk['usage']> & { prompt_cache_hit_tokens?: number };
+
+/** Usage from the final chunk; cached prompt tokens are billed as cache reads, not input. */
+export function toUsage(u: ChunkUsage | null | undefined, pricing: AdapterConfig['pricing']): Usage {
+  if (!u) return emptyUsage();
+  const prompt = num(u.prompt_tokens);
+  // OpenAI: prompt_tokens_details.cached_tokens; DeepSeek: prompt_cache_hit_tokens.
+  const cached = Math.min(prompt, num(u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens));
+  const usage = { input: prompt - cached, output: num(u.completion_tokens), cacheRead: cached, cacheWrite: 0 };
+  return { ...usage, cost: computeCost(usage, pricing) };
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** Parses a finished call's arguments once. Never throws; a bad call gets `argumentsError` and `{}`. */
+export function finishToolCall(id: string, name: string, raw: string): ToolCall {
+  if (name === '') return { type: 'toolCall', id, name, arguments: {}, argumentsError: 'the tool call has no name' };
+  if (raw.trim() === '') return { type: 'toolCall', id, name, arguments: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return { type: 'toolCall', id, name, arguments: {}, argumentsError: `the arguments are not valid JSON (${(err as Error).message})` };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return { type: 'toolCall', id, name, arguments: value as Record<string, unknown> };
+  }
+  return { type: 'toolCall', id, name, arguments: {}, argumentsError: 'the arguments are not a JSON object' };
+}
