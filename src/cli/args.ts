@@ -6,8 +6,16 @@ export const USAGE = `Usage:
   mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
   mini-agent trace FILE              print a readable account of a --trace file
 
-Options:
+Model:
+  --provider NAME     openai | anthropic | deepseek | openrouter | ollama | openai-compatible
+  --model ID          the model id (default: the provider's preset)
+  --base-url URL      the API base URL, as the SDK takes it (OpenAI-style URLs end in /v1)
+  --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
+  --record FILE       save the model's responses to FILE in the script format (replay with --script)
+  --show-config       print the effective configuration and where each value comes from
+
+Options:
   --session FILE      use or create this session file and continue from its active leaf
   --no-session        keep everything in memory; write no session file
   --max-turns N       stop after N model turns (default 50; exit code 3)
@@ -20,17 +28,30 @@ Options:
 
 Environment:
   MINI_AGENT_HOME     where sessions and user state live (default ~/.mini-agent)
+  MINI_AGENT_PROVIDER, MINI_AGENT_MODEL, OPENAI_API_KEY, OPENAI_BASE_URL,
+  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, DEEPSEEK_API_KEY, OPENROUTER_API_KEY
+
+Config: flags > environment > .mini-agent/config.json > $MINI_AGENT_HOME/config.json > defaults
 
 Exit codes: 0 completed, 1 model/runtime error, 2 usage error, 3 stopped by a limit,
 130 aborted by SIGINT, 143 aborted by SIGTERM.`;
 
+export interface ModelFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxTurns?: number;
+}
+
 export interface RunArgs {
   command: 'run';
   prompt: string | undefined;
+  flags: ModelFlags;
   script?: string;
+  record?: string;
   session?: string;
   noSession: boolean;
-  maxTurns?: number;
   json: boolean;
   trace?: string;
   readOnly: boolean;
@@ -41,6 +62,7 @@ export type CliArgs =
   | RunArgs
   | { command: 'help' }
   | { command: 'version' }
+  | { command: 'show-config'; flags: ModelFlags; json: boolean }
   | { command: 'trace'; file: string; verbose: boolean };
 
 export const SUBCOMMANDS = new Set(['trace']);
@@ -53,6 +75,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
       allowPositionals: true,
       strict: true,
       options: {
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        record: { type: 'string' },
+        'show-config': { type: 'boolean', default: false },
         script: { type: 'string' },
         session: { type: 'string' },
         'no-session': { type: 'boolean', default: false },
@@ -85,14 +113,18 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
     maxTurns = n;
   }
+  const flags: ModelFlags = { provider: v.provider, model: v.model, baseUrl: v['base-url'], apiKey: v['api-key'], maxTurns };
+  if (v['show-config']) return { command: 'show-config', flags, json: v.json };
+  if (v.record === '') throw new UsageError('--record needs a file path');
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   return {
     command: 'run',
     prompt,
+    flags,
     script: v.script,
+    record: v.record,
     session: v.session,
     noSession: v['no-session'],
-    maxTurns,
     json: v.json,
     trace: v.trace,
     readOnly: v['read-only'],

@@ -25,6 +25,10 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
       process.stdout.write(USAGE + '\n');
       return EXIT.completed;
+    case 'show-config': {
+      const { showConfigCommand } = await import('./run.js');
+      return showConfigCommand(args);
+    }
     case 'trace': {
       const { traceCommand } = await import('./trace.js');
       return traceCommand(args);

@@ -1,20 +1,20 @@
 // `mini-agent [options] "prompt"`: wires the blocks together and watches the events.
 // The interface never decides when the loop stops; it only aborts on a signal.
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SessionRunner } from '../agent/runner.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
-import { UsageError } from '../core/types.js';
+import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
-import { parseScript } from '../model/script.js';
-import { ScriptedModel } from '../model/scripted.js';
 import { SessionFileError } from '../session/session-file.js';
 import { SessionStore } from '../session/store.js';
 import { createReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
-import type { RunArgs } from './args.js';
+import type { ModelFlags, RunArgs } from './args.js';
+import { loadConfig, showConfig, type Resolved } from './config.js';
+import { createModel } from './model-factory.js';
 import { EXIT } from './exit-codes.js';
 import { newSessionFile } from './paths.js';
 import { jsonlRenderer, textRenderer } from './render.js';
@@ -24,10 +24,14 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   let prompt: string;
   let model: ModelAdapter;
   let store: SessionStore;
+  let resolved: Resolved;
   let trace: ReturnType<typeof openTrace> | undefined;
   try {
+    resolved = args.script
+      ? resolveForScript(cwd, args)
+      : loadConfig(cwd, process.env, args.flags);
     prompt = args.prompt ?? (await readPromptFromStdin());
-    model = loadModel(args);
+    model = await createModel(args, resolved);
     store = openStore(args, cwd);
     trace = args.trace ? openTrace(args.trace, store) : undefined;
   } catch (err) {
@@ -42,7 +46,7 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
     ? (_call, tool) => (tool.risk === 'read' ? { allow: true } : { allow: false, reason: 'mini-agent runs with --read-only; this tool changes files' })
     : undefined;
   const tools = new ToolRegistry([createReadFileTool(), createWriteNoteTool()], { permission });
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: args.maxTurns });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: resolved.config.maxTurns, retry: resolved.config.retry });
 
   const out = guardedOutput(process.stdout);
   const err = guardedOutput(process.stderr);
@@ -64,7 +68,8 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   try {
     const result = await runner.run(prompt);
     for (const e of runner.errors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
-    if (result.error && args.verbose && result.stopReason === 'error') err.write(`(${result.error.kind}, retryable: ${result.error.retryable})\n`);
+    // One line on stderr, in every mode: provider, kind, message and what to do.
+    if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, model.provider, resolved.config) + '\n');
     switch (result.stopReason) {
       case 'completed':
         return EXIT.completed;
@@ -102,17 +107,55 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
   };
 }
 
-function loadModel(args: RunArgs): ModelAdapter {
-  if (!args.script) {
-    throw new UsageError('no model selected: pass --script FILE to use the scripted model');
-  }
-  let text: string;
+/** With --script no provider is needed, but config files still give maxTurns and retry. */
+function resolveForScript(cwd: string, args: RunArgs): Resolved {
   try {
-    text = readFileSync(args.script, 'utf8');
+    return loadConfig(cwd, process.env, args.flags);
   } catch (err) {
-    throw new UsageError(`cannot read script ${args.script}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (!(err instanceof UsageError) || !/unknown provider/.test(err.message)) throw err;
+    return loadConfig(cwd, { ...process.env, MINI_AGENT_PROVIDER: 'openai' }, { ...args.flags, provider: undefined });
   }
-  return new ScriptedModel(parseScript(text, args.script));
+}
+
+/** What to do about a failed run, by error kind: one line, naming the provider. */
+export function describeFailure(error: ModelError, provider: string, c: Resolved['config']): string {
+  const kind = error.kind;
+  const hints: Record<ModelErrorKind, string> = {
+    auth: `check the API key${c.apiKeyEnv ? ` (${c.apiKeyEnv})` : ''} and that it may use model ${c.model}`,
+    rate_limit: 'wait and try again, or check the plan and quota of the account',
+    overloaded: 'the provider is overloaded; try again in a little while',
+    server: 'the provider had an internal error; try again later',
+    context_overflow: `the conversation is longer than ${c.model}'s context window; start a new session or use a model with a larger window`,
+    network: `check the network and the base URL (${c.baseUrl})`,
+    bad_request: 'the provider rejected the request; run with --verbose and check the model name and settings',
+    aborted: 'the run was aborted',
+    unknown: 'run with --verbose for details',
+  };
+  const message = error.message.replace(/\s+/g, ' ');
+  return `mini-agent: ${provider} ${kind} error: ${message} — ${provider === 'scripted' && kind === 'unknown' ? 'check the script' : hints[kind]}`;
+}
+
+/** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
+export function showConfigCommand(args: { flags: ModelFlags; json: boolean }): number {
+  let resolved: Resolved;
+  try {
+    resolved = loadConfig(process.cwd(), process.env, args.flags);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mini-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  const rows = showConfig(resolved);
+  if (args.json) {
+    process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
+  } else {
+    const width = Math.max(...rows.map((r) => r.key.length));
+    const vwidth = Math.max(...rows.map((r) => String(r.value).length));
+    for (const r of rows) process.stdout.write(`${r.key.padEnd(width)}  ${String(r.value).padEnd(vwidth)}  (${r.source})\n`);
+  }
+  return EXIT.completed;
 }
 
 function openStore(args: RunArgs, cwd: string): SessionStore {
