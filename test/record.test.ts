@@ -16,7 +16,7 @@ export function essence(events: AgentEvent[]) {
     else if (e.type === 'tool_end') out.push({ result: e.result.content.map((c) => c.text).join(''), isError: e.result.isError });
     else if (e.type === 'message_end') out.push({ stop: e.message.stopReason, usage: e.message.usage, text: text[e.turn] ?? '' });
     else if (e.type === 'run_settled') out.push({ settled: e.stopReason, turns: e.turns, usage: e.usage, error: e.error?.kind ?? null });
-    else if (e.type !== 'text_delta' && e.type !== 'toolcall_start' && e.type !== 'run_start') out.push({ type: e.type });
+    else if (e.type !== 'toolcall_start' && e.type !== 'run_start') out.push({ type: e.type });
   }
   return out;
 }

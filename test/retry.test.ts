@@ -153,4 +153,19 @@ describe('the loop retries', () => {
     expect(model.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('a stream that goes quiet is dropped after idleTimeoutMs and retried as a network error', async () => {
+    const started = Date.now();
+    const { events, result, model } = await scriptedRun({
+      idleTimeoutMs: 100,
+      sleep: async () => true,
+      turns: [{ text: 'never arrives', delayMs: 30_000 }, { text: 'second try' }],
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.stopReason).toBe('completed');
+    expect(model.requests).toHaveLength(2);
+    const retry = events.find((e) => e.type === 'retry') as Extract<AgentEvent, { type: 'retry' }>;
+    expect(retry).toMatchObject({ kind: 'network', attempt: 1 });
+    expect(retry.message).toMatch(/no data from the model for 0 s|no data from the model/);
+  });
 });

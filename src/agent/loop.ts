@@ -21,6 +21,7 @@ import type { ToolResult } from '../tools/tool.js';
 import { decideRetry, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js';
 
 export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 export interface LoopOptions {
   store: SessionStore;
@@ -36,6 +37,8 @@ export interface LoopOptions {
   /** Reported as warning events right after run_start. */
   warnings?: readonly string[];
   retry?: RetryPolicy;
+  /** A stream that sends nothing for this long is dropped and retried as a network error. */
+  idleTimeoutMs?: number;
   /** Injected for tests (a fake clock); defaults to real timers and Math.random. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   random?: () => number;
@@ -157,7 +160,7 @@ interface TurnResponse {
 async function streamWithRetry(opts: LoopOptions, request: Parameters<ModelAdapter['stream']>[0], turn: number): Promise<TurnResponse> {
   const policy = opts.retry ?? DEFAULT_RETRY;
   for (let attempt = 1; ; attempt++) {
-    const response = await streamTurn(opts.model, request, turn, opts.emit);
+    const response = await streamTurn(opts.model, request, turn, opts.emit, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const error = response.error;
     if (!error || error.kind === 'aborted' || request.signal?.aborted) return response;
     const decision = decideRetry(error, attempt, policy, opts.random);
@@ -180,10 +183,34 @@ async function streamTurn(
   request: Parameters<ModelAdapter['stream']>[0],
   turn: number,
   emit: (event: EventBody) => void,
+  idleTimeoutMs: number,
 ): Promise<TurnResponse> {
+  // The adapter gets its own signal: the user's abort, or ours when the stream goes quiet
+  // for too long (SDK timeouts cover only the wait for headers, not a stalled body).
+  const userSignal = request.signal;
+  const controller = new AbortController();
+  const onUserAbort = () => controller.abort();
+  if (userSignal?.aborted) controller.abort();
+  userSignal?.addEventListener('abort', onUserAbort, { once: true });
+  let idle = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      idle = true;
+      controller.abort();
+    }, idleTimeoutMs);
+  };
+  const idleError = (): ModelError => ({
+    kind: 'network',
+    message: `${model.provider}: no data from the model for ${idleTimeoutMs >= 1000 ? `${Math.round(idleTimeoutMs / 1000)} s` : `${idleTimeoutMs} ms`}; the stream was dropped`,
+    retryable: true,
+  });
   let last: ModelStreamEvent | undefined;
   try {
-    for await (const ev of model.stream(request)) {
+    arm();
+    for await (const ev of model.stream({ ...request, signal: controller.signal })) {
+      arm();
       last = ev;
       if (ev.type === 'text_delta') emit({ type: 'text_delta', turn, delta: ev.delta });
       else if (ev.type === 'thinking_delta') emit({ type: 'thinking_delta', turn, delta: ev.delta });
@@ -192,14 +219,24 @@ async function streamTurn(
     }
   } catch (err) {
     // Adapters should not throw; if one does, the run still ends cleanly.
-    const error: ModelError = { kind: request.signal?.aborted ? 'aborted' : 'unknown', message: (err as Error)?.message ?? String(err), retryable: false };
+    const error: ModelError = idle
+      ? idleError()
+      : { kind: userSignal?.aborted ? 'aborted' : 'unknown', message: (err as Error)?.message ?? String(err), retryable: false };
     return { message: failedMessage(model, error), error };
+  } finally {
+    clearTimeout(timer);
+    userSignal?.removeEventListener('abort', onUserAbort);
   }
   if (last?.type === 'done') return { message: last.message, error: null };
-  if (last?.type === 'error') return { message: keepCompleteCalls(last.partial, last.error), error: last.error };
-  const error: ModelError = request.signal?.aborted
+  if (last?.type === 'error') {
+    const error = idle && !userSignal?.aborted ? idleError() : last.error;
+    return { message: keepCompleteCalls(last.partial, error), error };
+  }
+  const error: ModelError = userSignal?.aborted
     ? ABORTED
-    : { kind: 'network', message: 'the model stream ended without a final message', retryable: true };
+    : idle
+      ? idleError()
+      : { kind: 'network', message: 'the model stream ended without a final message', retryable: true };
   return { message: failedMessage(model, error), error };
 }
 

@@ -17,6 +17,7 @@ export interface RunnerOptions {
   systemPrompt?: string;
   now?: () => number;
   retry?: RetryPolicy;
+  idleTimeoutMs?: number;
   /** Injected for tests: the retry wait and the jitter source. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   random?: () => number;
@@ -95,6 +96,7 @@ export class SessionRunner {
         signal: controller.signal,
         emit,
         retry: this.opts.retry,
+        idleTimeoutMs: this.opts.idleTimeoutMs,
         sleep: this.opts.sleep,
         random: this.opts.random,
         // Problems found when the session was loaded are reported once, in the first run.

@@ -22,6 +22,7 @@ export interface ConfigFile {
   apiKey?: string;
   maxTurns?: number;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   models?: Record<string, ModelOverride>;
 }
@@ -36,6 +37,7 @@ export interface EffectiveConfig {
   apiKeyEnv: string | undefined;
   maxTurns: number;
   timeoutMs: number;
+  idleTimeoutMs: number;
   retry: RetryPolicy;
   contextWindow: number;
   maxOutputTokens: number;
@@ -94,7 +96,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 1. The provider decides which presets and env vars apply.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, retry: { ...DEFAULT_RETRY } } },
+    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY } } },
     ...fileLayers,
     ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
@@ -139,6 +141,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     apiKeyEnv: preset.apiKeyEnv,
     maxTurns: v.maxTurns as number,
     timeoutMs: v.timeoutMs as number,
+    idleTimeoutMs: v.idleTimeoutMs as number,
     retry: { ...DEFAULT_RETRY, ...(v.retry as Partial<RetryPolicy>) },
     contextWindow: override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
@@ -176,10 +179,10 @@ function checkConfig(data: unknown, file: string): void {
   };
   if (!isPlainObject(data)) fail('(top level)', 'must be a JSON object');
   const d = data as Record<string, unknown>;
-  const known = ['provider', 'model', 'baseUrl', 'apiKey', 'maxTurns', 'timeoutMs', 'retry', 'models'];
+  const known = ['provider', 'model', 'baseUrl', 'apiKey', 'maxTurns', 'timeoutMs', 'idleTimeoutMs', 'retry', 'models'];
   for (const k of Object.keys(d)) if (!known.includes(k)) fail(k, `is not a known setting (known: ${known.join(', ')})`);
   for (const k of ['provider', 'model', 'baseUrl', 'apiKey']) if (d[k] !== undefined && typeof d[k] !== 'string') fail(k, 'must be a string');
-  for (const k of ['maxTurns', 'timeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
+  for (const k of ['maxTurns', 'timeoutMs', 'idleTimeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
   if (d.retry !== undefined) {
     if (!isPlainObject(d.retry)) fail('retry', 'must be an object');
     for (const [k, val] of Object.entries(d.retry as object)) {
@@ -238,6 +241,7 @@ export function showConfig(resolved: Resolved): Array<{ key: string; value: unkn
     { key: 'apiKey', value: redact(c.apiKey), source: s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed') },
     { key: 'maxTurns', value: c.maxTurns, source: s.maxTurns },
     { key: 'timeoutMs', value: c.timeoutMs, source: s.timeoutMs },
+    { key: 'idleTimeoutMs', value: c.idleTimeoutMs, source: s.idleTimeoutMs },
     { key: 'retry.maxRetries', value: c.retry.maxRetries, source: s['retry.maxRetries'] },
     { key: 'retry.baseDelayMs', value: c.retry.baseDelayMs, source: s['retry.baseDelayMs'] },
     { key: 'retry.maxDelayMs', value: c.retry.maxDelayMs, source: s['retry.maxDelayMs'] },

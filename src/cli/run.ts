@@ -46,7 +46,7 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
     ? (_call, tool) => (tool.risk === 'read' ? { allow: true } : { allow: false, reason: 'mini-agent runs with --read-only; this tool changes files' })
     : undefined;
   const tools = new ToolRegistry([createReadFileTool(), createWriteNoteTool()], { permission });
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: resolved.config.maxTurns, retry: resolved.config.retry });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: resolved.config.maxTurns, retry: resolved.config.retry, idleTimeoutMs: resolved.config.idleTimeoutMs });
 
   const out = guardedOutput(process.stdout);
   const err = guardedOutput(process.stderr);

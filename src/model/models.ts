@@ -16,7 +16,7 @@ export interface ProviderPreset {
 
 export const PROVIDERS: Readonly<Record<string, ProviderPreset>> = {
   openai: { api: 'openai', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', defaultModel: 'gpt-4.1-mini' },
-  anthropic: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY', defaultModel: 'claude-sonnet-4-5' },
+  anthropic: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY', defaultModel: 'claude-sonnet-5-5' },
   deepseek: { api: 'openai', baseUrl: 'https://api.deepseek.com/v1', apiKeyEnv: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat' },
   openrouter: { api: 'openai', baseUrl: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', defaultModel: 'openai/gpt-4.1-mini' },
   ollama: { api: 'openai', baseUrl: 'http://localhost:11434/v1', keyOptional: true, defaultModel: 'qwen3:8b' },
@@ -48,6 +48,10 @@ const KNOWN: ReadonlyArray<[string, ModelInfo]> = [
   ['gpt-4.1', { contextWindow: 1_047_576, maxOutputTokens: 32_768, pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } }],
   ['gpt-4o-mini', { contextWindow: 128_000, maxOutputTokens: 16_384, pricing: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0 } }],
   ['gpt-4o', { contextWindow: 128_000, maxOutputTokens: 16_384, pricing: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 } }],
+  // The 5.x families: limits and prices assumed equal to 4.x until configured otherwise.
+  ['claude-sonnet-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
+  ['claude-opus-5', { contextWindow: 200_000, maxOutputTokens: 32_000, pricing: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } }],
+  ['claude-haiku-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
   ['claude-sonnet-4', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
   ['claude-opus-4', { contextWindow: 200_000, maxOutputTokens: 32_000, pricing: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } }],
   ['claude-haiku-4', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],

@@ -104,6 +104,7 @@ export interface ScriptedRunOptions {
   retry?: RetryPolicy;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   random?: () => number;
+  idleTimeoutMs?: number;
 }
 
 export interface ScriptedRun {
@@ -120,7 +121,7 @@ export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
   const store = o.store ?? SessionStore.inMemory({ cwd });
   const model = new ScriptedModel({ turns: o.turns });
   const tools = new ToolRegistry(o.tools ?? [createReadFileTool(), createWriteNoteTool()], o.registry);
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random, idleTimeoutMs: o.idleTimeoutMs });
   const events: AgentEvent[] = [];
   runner.subscribe((e) => {
     events.push(e);
