@@ -92,7 +92,8 @@ function systemCode(err: unknown): string | undefined {
  */
 export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number }): ModelError {
   const e = err as any;
-  const name: string = e?.constructor?.name ?? e?.name ?? '';
+  // Bundlers rename clashing classes (esbuild: `APIError2`, `_APIError`), so compare the bare name.
+  const name: string = String(e?.constructor?.name ?? e?.name ?? '').replace(/^_+|\d+$/g, '');
   const rawMessage: string = typeof e?.message === 'string' ? e.message : String(err);
   if (opts.signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError') {
     return modelError('aborted', `${opts.provider}: the request was aborted`);
@@ -115,6 +116,19 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
       retryable: isRetryableKind(kind) && !quota,
       status,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+  // An error the server sent inside a 200 stream (OpenAI: `data: {"error": {...}}`): the SDK throws
+  // an APIError with the error object but no status. OpenRouter puts the HTTP status in `code`.
+  if (body !== undefined && body !== null && name !== 'APIConnectionError' && name !== 'APIConnectionTimeoutError') {
+    const numeric = typeof inner?.code === 'number' && inner.code >= 400 && inner.code < 600 ? (inner.code as number) : undefined;
+    const text = cleanErrorText(apiMessage ?? (typeof body === 'string' ? body : rawMessage));
+    const kind = numeric !== undefined ? kindFromStatus(numeric, code, type, text) : (kindFromCode(code, type, text) ?? 'server');
+    return {
+      kind,
+      message: `${opts.provider}: the stream reported an error: ${type ? `${type}: ` : ''}${text || 'no error message'}`,
+      retryable: isRetryableKind(kind) && code !== 'insufficient_quota',
+      ...(numeric !== undefined ? { status: numeric } : {}),
     };
   }
   if (name === 'APIConnectionTimeoutError') return modelError('network', `${opts.provider}: the request timed out`);
