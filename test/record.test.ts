@@ -2,24 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/core/events.js';
 import { parseScript } from '../src/model/script.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
-
-/** What must be identical between a run and its replay. */
-export function essence(events: AgentEvent[]) {
-  const text: Record<number, string> = {};
-  const out: unknown[] = [];
-  for (const e of events) {
-    if (e.type === 'text_delta') text[e.turn] = (text[e.turn] ?? '') + e.delta;
-    else if (e.type === 'tool_start') out.push({ tool: e.name, id: e.toolCallId, args: e.arguments });
-    else if (e.type === 'tool_end') out.push({ result: e.result.content.map((c) => c.text).join(''), isError: e.result.isError });
-    else if (e.type === 'message_end') out.push({ stop: e.message.stopReason, usage: e.message.usage, text: text[e.turn] ?? '' });
-    else if (e.type === 'run_settled') out.push({ settled: e.stopReason, turns: e.turns, usage: e.usage, error: e.error?.kind ?? null });
-    else if (e.type !== 'toolcall_start' && e.type !== 'run_start') out.push({ type: e.type });
-  }
-  return out;
-}
+import { essence, parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 
 describe('record and replay', () => {
   it('a recorded run replays with the same tool calls and the same events, offline', async () => {

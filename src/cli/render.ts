@@ -77,9 +77,10 @@ export function textRenderer({ stdout, stderr, verbose }: TextRendererOptions): 
         endLine();
         const u = event.usage;
         const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`;
-        if (event.stopReason === 'max_turns') stderr.write('mini-agent: stopped: the run reached --max-turns\n');
+        // A failed run's one-line explanation comes from the CLI, which knows the configuration.
+        if (event.stopReason === 'max_turns') stderr.write(`mini-agent: stopped after ${event.turns} turns: the run reached --max-turns\n`);
         if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');
-        if (verbose || event.stopReason !== 'completed') stderr.write(`[${summary}]\n`);
+        if (verbose) stderr.write(`[${summary}]\n`);
         break;
       }
     }
