@@ -114,6 +114,14 @@ for (const count of [10_000, 100_000]) {
   report('projection per turn: 10,000-entry path', perTurn, 'array map', floor, '< 2 ms', perTurn < 2);
 }
 
+// ---- 4. Model adapters (issue 3) ----
+{
+  const { adapterBenchmarks } = await import('./adapters.mjs');
+  const fmtBytes = (n) => (n < 1 << 20 ? `${(n / 1024).toFixed(0)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
+  const { linear } = await adapterBenchmarks(lib, report, fmtBytes);
+  results.push({ name: 'tool-call arguments grow linearly', pass: linear });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

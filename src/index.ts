@@ -15,3 +15,8 @@ export { createWriteNoteTool } from './tools/write-note.js';
 export { runLoop, DEFAULT_MAX_TURNS, type LoopOptions, type RunOutcome } from './agent/loop.js';
 export { SessionRunner, type RunnerOptions, type RunResult } from './agent/runner.js';
 export { buildSystemPrompt } from './agent/system-prompt.js';
+export { createOpenAIAdapter } from './model/openai.js';
+export { createAnthropicAdapter } from './model/anthropic.js';
+export { classifyError } from './model/errors.js';
+export { PROVIDERS, modelInfo, computeCost, type AdapterConfig, type Pricing } from './model/models.js';
+export { decideRetry, DEFAULT_RETRY, type RetryPolicy } from './agent/retry.js';

@@ -13,7 +13,12 @@ export { toAnthropicRequest } from './anthropic-convert.js';
 
 export const TRUNCATED_CALL = 'incomplete: the response was cut off';
 
-export function createAnthropicAdapter(cfg: AdapterConfig): ModelAdapter {
+export interface AnthropicAdapterDeps {
+  /** A fetch implementation for the SDK (default: the global fetch); used by benchmarks. */
+  fetch?: typeof fetch;
+}
+
+export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapterDeps = {}): ModelAdapter {
   let client: Promise<Anthropic> | undefined;
   const getClient = (): Promise<Anthropic> => {
     client ??= import('@anthropic-ai/sdk').then(
@@ -25,6 +30,7 @@ export function createAnthropicAdapter(cfg: AdapterConfig): ModelAdapter {
           timeout: cfg.timeoutMs,
           maxRetries: 0, // the loop's retry layer decides
           logLevel: 'off',
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
         }),
     );
     // A failed import or constructor is not cached: the next request tries again.
