@@ -34,6 +34,8 @@ export interface LoopOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   emit: (event: EventBody) => void;
+  /** Identifies the run in events and in the session's run record. */
+  runId?: string;
   /** Reported as warning events right after run_start. */
   warnings?: readonly string[];
   retry?: RetryPolicy;
@@ -69,7 +71,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       role: 'toolResult',
       toolCallId: call.id,
       toolName: call.name,
-      content: [{ type: 'text', text: `Tool "${call.name}" was interrupted before completion (the previous run was killed); its effects are unknown.` }],
+      content: [{ type: 'text', text: `Tool "${call.name}" was interrupted before completion (the run stopped, or the conversation was branched, before its result was stored); its effects are unknown.` }],
       isError: true,
       details: { reason: 'interrupted' },
     });
@@ -77,7 +79,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   const promptEntry = store.appendMessage(userMessage(opts.prompt));
   emit({
     type: 'run_start',
-    runId: randomUUID(),
+    runId: opts.runId ?? randomUUID(),
     session: store.file === null ? null : { id: store.id, file: store.file },
     cwd: opts.cwd,
     provider: model.provider,

@@ -5,6 +5,8 @@ import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runLoop, type RunOutcome } from './loop.js';
+import { randomUUID } from 'node:crypto';
+import { sessionStats, snapshotOf } from '../session/stats.js';
 import type { RetryPolicy } from './retry.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -83,6 +85,7 @@ export class SessionRunner {
     signal?.addEventListener('abort', onAbort, { once: true });
     const emit = createEmitter([...this.listeners], { now, onListenerError: (err) => this.listenerErrors.push(err) });
     const started = now();
+    const runId = randomUUID();
     let outcome: RunOutcome;
     try {
       outcome = await runLoop({
@@ -95,6 +98,7 @@ export class SessionRunner {
         systemPrompt: this.opts.systemPrompt ?? buildSystemPrompt({ cwd, tools: tools.specs() }),
         signal: controller.signal,
         emit,
+        runId,
         retry: this.opts.retry,
         idleTimeoutMs: this.opts.idleTimeoutMs,
         sleep: this.opts.sleep,
@@ -117,12 +121,27 @@ export class SessionRunner {
       signal?.removeEventListener('abort', onAbort);
       this.current = undefined;
     }
+    const result: RunResult = { ...outcome, durationMs: now() - started, leafId: store.leafId };
     try {
+      // The run's record, with a snapshot of the session's shape for fast listings; then fsync.
+      store.append({
+        type: 'run',
+        runId,
+        startedAt: new Date(started).toISOString(),
+        durationMs: result.durationMs,
+        stopReason: result.stopReason,
+        turns: result.turns,
+        toolCalls: result.toolCalls,
+        toolErrors: result.toolErrors,
+        usage: result.usage,
+        ...(result.error ? { error: `${result.error.kind}: ${result.error.message}` } : {}),
+        leafId: result.leafId,
+        snapshot: snapshotOf(store),
+      });
       store.sync();
     } catch (err) {
-      emit({ type: 'warning', message: `could not flush the session file: ${(err as Error).message}` });
+      emit({ type: 'warning', message: `could not write the session file: ${(err as Error).message}` });
     }
-    const result: RunResult = { ...outcome, durationMs: now() - started, leafId: store.leafId };
     emit({
       type: 'run_settled',
       stopReason: result.stopReason,
@@ -133,6 +152,7 @@ export class SessionRunner {
       toolErrors: result.toolErrors,
       durationMs: result.durationMs,
       leafId: result.leafId,
+      stats: sessionStats(store),
     });
     return result;
   }

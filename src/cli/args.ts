@@ -4,7 +4,18 @@ import { UsageError } from '../core/types.js';
 
 export const USAGE = `Usage:
   mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
+  mini-agent sessions [--all] [--json]              list the sessions of this workspace
+  mini-agent tree [SESSION] [--json]                print a session's entry tree
+  mini-agent label SESSION ENTRY NAME | --clear     set or clear a bookmark on an entry
+  mini-agent name SESSION "title"                   give a session a display name
+  mini-agent export SESSION --format md|html|jsonl [-o FILE]
   mini-agent trace FILE              print a readable account of a --trace file
+
+Sessions (SESSION: a path, an id, a unique id prefix or a name; ENTRY: an id, a prefix or a label):
+  -c, --continue      continue the most recently used session of this workspace
+  --resume SESSION    continue that session
+  --branch ENTRY      continue from an old entry (with --session, -c or --resume)
+  --fork ENTRY        copy root → ENTRY into a new session and continue there
 
 Model:
   --provider NAME     openai | anthropic | deepseek | openrouter | ollama | openai-compatible
@@ -50,6 +61,10 @@ export interface RunArgs {
   flags: ModelFlags;
   script?: string;
   record?: string;
+  continue: boolean;
+  resume?: string;
+  branch?: string;
+  fork?: string;
   session?: string;
   noSession: boolean;
   json: boolean;
@@ -63,9 +78,14 @@ export type CliArgs =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'show-config'; flags: ModelFlags; json: boolean }
+  | { command: 'sessions'; all: boolean; json: boolean }
+  | { command: 'tree'; session?: string; json: boolean }
+  | { command: 'label'; session: string; entry: string; label: string | null }
+  | { command: 'name'; session: string; name: string }
+  | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean };
 
-export const SUBCOMMANDS = new Set(['trace']);
+export const SUBCOMMANDS = new Set(['trace', 'sessions', 'tree', 'label', 'name', 'export']);
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
@@ -83,6 +103,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'show-config': { type: 'boolean', default: false },
         script: { type: 'string' },
         session: { type: 'string' },
+        continue: { type: 'boolean', short: 'c', default: false },
+        resume: { type: 'string' },
+        branch: { type: 'string' },
+        fork: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        clear: { type: 'boolean', default: false },
+        format: { type: 'string' },
+        output: { type: 'string', short: 'o' },
         'no-session': { type: 'boolean', default: false },
         'max-turns': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -100,11 +128,42 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (v.help) return { command: 'help' };
   if (v.version) return { command: 'version' };
 
-  if (positionals[0] === 'trace') {
-    if (positionals.length !== 2) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
-    return { command: 'trace', file: positionals[1], verbose: v.verbose };
+  const sub = positionals[0];
+  const rest = positionals.slice(1);
+  if (sub === 'trace') {
+    if (rest.length !== 1) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
+    return { command: 'trace', file: rest[0], verbose: v.verbose };
   }
-  if (v.session !== undefined && v['no-session']) throw new UsageError('--session and --no-session cannot be used together');
+  if (sub === 'sessions') {
+    if (rest.length !== 0) throw new UsageError('sessions takes no arguments: mini-agent sessions [--all] [--json]');
+    return { command: 'sessions', all: v.all, json: v.json };
+  }
+  if (sub === 'tree') {
+    if (rest.length > 1) throw new UsageError('tree takes at most one SESSION: mini-agent tree [SESSION] [--json]');
+    return { command: 'tree', session: rest[0], json: v.json };
+  }
+  if (sub === 'label') {
+    if (v.clear ? rest.length !== 2 : rest.length !== 3) {
+      throw new UsageError('usage: mini-agent label SESSION ENTRY NAME, or mini-agent label SESSION ENTRY --clear');
+    }
+    return { command: 'label', session: rest[0], entry: rest[1], label: v.clear ? null : rest[2] };
+  }
+  if (sub === 'name') {
+    if (rest.length !== 2) throw new UsageError('usage: mini-agent name SESSION "title"');
+    return { command: 'name', session: rest[0], name: rest[1] };
+  }
+  if (sub === 'export') {
+    if (rest.length !== 1) throw new UsageError('usage: mini-agent export SESSION --format md|html|jsonl [-o FILE]');
+    const format = v.format ?? 'md';
+    if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new UsageError(`--format must be md, html or jsonl, got "${format}"`);
+    return { command: 'export', session: rest[0], format, output: v.output };
+  }
+  const picks = [v.session !== undefined, v.continue, v.resume !== undefined, v['no-session']].filter(Boolean).length;
+  if (picks > 1) throw new UsageError('choose one of --session, -c/--continue, --resume and --no-session');
+  if ((v.branch !== undefined || v.fork !== undefined) && !(v.session !== undefined || v.continue || v.resume !== undefined)) {
+    throw new UsageError(`${v.branch !== undefined ? '--branch' : '--fork'} needs a session: add --session FILE, -c or --resume SESSION`);
+  }
+  if (v.branch !== undefined && v.fork !== undefined) throw new UsageError('--branch and --fork cannot be used together');
   if (v.session === '') throw new UsageError('--session needs a file path');
   if (v.script === '') throw new UsageError('--script needs a file path');
   let maxTurns: number | undefined;
@@ -124,6 +183,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     script: v.script,
     record: v.record,
     session: v.session,
+    continue: v.continue,
+    resume: v.resume,
+    branch: v.branch,
+    fork: v.fork,
     noSession: v['no-session'],
     json: v.json,
     trace: v.trace,

@@ -29,6 +29,26 @@ async function main(argv: string[]): Promise<number> {
       const { showConfigCommand } = await import('./run.js');
       return showConfigCommand(args);
     }
+    case 'sessions': {
+      const { sessionsCommand } = await import('./session-commands.js');
+      return sessionsCommand(args);
+    }
+    case 'tree': {
+      const { treeCommand } = await import('./session-commands.js');
+      return treeCommand(args);
+    }
+    case 'label': {
+      const { labelCommand } = await import('./session-commands.js');
+      return labelCommand(args);
+    }
+    case 'name': {
+      const { nameCommand } = await import('./session-commands.js');
+      return nameCommand(args);
+    }
+    case 'export': {
+      const { exportCommand } = await import('./export-command.js');
+      return exportCommand(args);
+    }
     case 'trace': {
       const { traceCommand } = await import('./trace.js');
       return traceCommand(args);

@@ -1,8 +1,6 @@
 // `mini-agent [options] "prompt"`: wires the blocks together and watches the events.
 // The interface never decides when the loop stops; it only aborts on a signal.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { SessionRunner } from '../agent/runner.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
@@ -16,7 +14,7 @@ import type { ModelFlags, RunArgs } from './args.js';
 import { loadConfig, showConfig, type Resolved } from './config.js';
 import { createModel } from './model-factory.js';
 import { EXIT } from './exit-codes.js';
-import { newSessionFile } from './paths.js';
+import { openSessionForRun, type OpenedSession } from './session-open.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs, _version: string): Promise<number> {
@@ -24,15 +22,29 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   let prompt: string;
   let model: ModelAdapter;
   let store: SessionStore;
+  let opened: OpenedSession;
   let resolved: Resolved;
   let trace: ReturnType<typeof openTrace> | undefined;
   try {
-    resolved = args.script
-      ? resolveForScript(cwd, args)
-      : loadConfig(cwd, process.env, args.flags);
-    prompt = args.prompt ?? (await readPromptFromStdin());
-    model = await createModel(args, resolved);
-    store = openStore(args, cwd);
+    // --branch/--fork without a prompt only move the leaf or create the fork: no model needed.
+    const runs = args.prompt !== undefined || (!args.branch && !args.fork);
+    resolved = args.script || !runs ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
+    prompt = runs ? (args.prompt ?? (await readPromptFromStdin())) : '';
+    model = runs ? await createModel(args, resolved) : (undefined as never);
+    opened = openSessionForRun(args, cwd, process.env);
+    store = opened.store;
+    for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
+    if (!runs) {
+      const m = opened.moved!;
+      process.stdout.write(
+        m.kind === 'fork'
+          ? `${store.id} ${store.file}\n`
+          : `active leaf of session ${store.id} is now ${m.entryId}\n`,
+      );
+      opened.lock?.release();
+      store.close();
+      return EXIT.completed;
+    }
     trace = args.trace ? openTrace(args.trace, store) : undefined;
   } catch (err) {
     if (err instanceof UsageError || err instanceof SessionFileError) {
@@ -41,6 +53,7 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
     }
     throw err;
   }
+  const lock = opened.lock;
 
   const permission: PermissionCheck | undefined = args.readOnly
     ? (_call, tool) => (tool.risk === 'read' ? { allow: true } : { allow: false, reason: 'mini-agent runs with --read-only; this tool changes files' })
@@ -86,6 +99,7 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
     process.off('SIGTERM', onSignal);
     trace?.close();
     store.close();
+    lock?.release();
   }
 }
 
@@ -156,20 +170,6 @@ export function showConfigCommand(args: { flags: ModelFlags; json: boolean }): n
     for (const r of rows) process.stdout.write(`${r.key.padEnd(width)}  ${String(r.value).padEnd(vwidth)}  (${r.source})\n`);
   }
   return EXIT.completed;
-}
-
-function openStore(args: RunArgs, cwd: string): SessionStore {
-  if (args.noSession) return SessionStore.inMemory({ cwd });
-  if (args.session) {
-    try {
-      return SessionStore.openOrCreate(resolve(args.session), { cwd });
-    } catch (err) {
-      if (err instanceof SessionFileError) throw err;
-      throw new UsageError(`cannot use session ${args.session}: ${(err as Error).message}`);
-    }
-  }
-  const id = randomUUID();
-  return SessionStore.create(newSessionFile(cwd, id, new Date()), { cwd, id });
 }
 
 async function readPromptFromStdin(): Promise<string> {

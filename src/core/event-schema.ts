@@ -45,6 +45,31 @@ const ModelErrorSchema = Type.Object({
   status: Type.Optional(Type.Number()),
   retryAfterMs: Type.Optional(Type.Number()),
 });
+const StatsSchema = Type.Object({
+  usage: UsageSchema,
+  turns: Int,
+  toolCalls: Int,
+  toolErrors: Int,
+  compactions: Int,
+  wallTimeMs: Type.Number(),
+});
+const SessionStatsSchema = Type.Object({
+  session: StatsSchema,
+  activePath: StatsSchema,
+  lastRun: Type.Union([
+    Type.Object({
+      runId: Str,
+      startedAt: Str,
+      durationMs: Type.Number(),
+      stopReason: Str,
+      turns: Int,
+      toolCalls: Int,
+      toolErrors: Int,
+      usage: UsageSchema,
+    }),
+    Type.Null(),
+  ]),
+});
 const RunStop = lits('completed', 'aborted', 'error', 'max_turns');
 
 const common = {
@@ -103,6 +128,7 @@ export const AgentEventSchema = Type.Union(
       toolErrors: Int,
       durationMs: Type.Number(),
       leafId: Type.Union([Str, Type.Null()]),
+      stats: SessionStatsSchema,
     }, 'Last event of a run: the session is flushed; stop reason, error and usage totals.'),
   ],
   {

@@ -3,6 +3,30 @@
 // two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
 import type { AssistantMessage, ModelError, ModelErrorKind, TextContent, Usage } from './types.js';
 
+export interface Stats {
+  usage: Usage;
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+  compactions: number;
+  wallTimeMs: number;
+}
+
+export interface SessionStats {
+  session: Stats;
+  activePath: Stats;
+  lastRun: {
+    runId: string;
+    startedAt: string;
+    durationMs: number;
+    stopReason: string;
+    turns: number;
+    toolCalls: number;
+    toolErrors: number;
+    usage: Usage;
+  } | null;
+}
+
 export const EVENT_SCHEMA_VERSION = 1;
 
 /** How a run ended. */
@@ -66,6 +90,8 @@ export type EventBody =
       durationMs: number;
       /** The active leaf after the run, or null without entries. */
       leafId: string | null;
+      /** Totals for the whole session, its active path and this run. */
+      stats: SessionStats;
     };
 
 /** Every event carries the schema version, a sequence number (monotonic within a run) and a time (ms since epoch). */

@@ -1,9 +1,14 @@
 // The session file format: a header line, then one entry per line.
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
-import type { Message } from '../core/types.js';
+import type { Message, Usage } from '../core/types.js';
 
-export const SESSION_FORMAT_VERSION = 1;
+/**
+ * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
+ * Version-1 files are migrated (a new file is written and renamed into place; the original
+ * is kept as a backup), because a version-1 reader would skip the new entries as corrupt.
+ */
+export const SESSION_FORMAT_VERSION = 2;
 
 export interface SessionHeader {
   type: 'session';
@@ -11,6 +16,8 @@ export interface SessionHeader {
   id: string;
   cwd: string;
   timestamp: string;
+  /** Set on a fork: the session and entry it was forked from. */
+  parentSession?: { id: string; path: string; entryId: string };
 }
 
 interface EntryBase {
@@ -49,8 +56,57 @@ export interface LeafEntry extends EntryBase {
   targetId: string | null;
 }
 
+/** The display name of the session (control entry); the last one wins, `null` clears it. */
+export interface SessionInfoEntry extends EntryBase {
+  type: 'session_info';
+  parentId: null;
+  name: string | null;
+}
+
+/** What one run did; with a snapshot of the session's shape, so listings read only the tail. */
+export interface RunRecord {
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  stopReason: string;
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+  usage: Usage;
+  error?: string;
+  /** The active leaf when the run ended. */
+  leafId: string | null;
+}
+
+export interface SessionSnapshot {
+  /** Entries in the file before this one (content and control). */
+  entries: number;
+  /** Tips of the tree (content entries without children). */
+  branches: number;
+  name: string | null;
+  firstUserMessage: string | null;
+  /** Totals for the session and its active path at the time of the snapshot. */
+  stats?: { session: StatsRecord; activePath: StatsRecord };
+}
+
+export interface StatsRecord {
+  usage: Usage;
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+  compactions: number;
+  wallTimeMs: number;
+}
+
+/** Appended at the end of every run (control entry). */
+export interface RunEntry extends EntryBase, RunRecord {
+  type: 'run';
+  parentId: null;
+  snapshot: SessionSnapshot;
+}
+
 export type ContentEntry = MessageEntry | CompactionEntry;
-export type ControlEntry = LabelEntry | LeafEntry;
+export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry;
 export type SessionEntry = ContentEntry | ControlEntry;
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
@@ -58,13 +114,15 @@ export type NewEntry =
   | { type: 'message'; message: Message; parentId?: string | null }
   | { type: 'compaction'; summary: string; firstKeptEntryId: string; tokensBefore?: number; parentId?: string | null }
   | { type: 'label'; targetId: string; label: string | null }
-  | { type: 'leaf'; targetId: string | null };
+  | { type: 'leaf'; targetId: string | null }
+  | { type: 'session_info'; name: string | null }
+  | ({ type: 'run'; snapshot: SessionSnapshot } & RunRecord);
 
 export function isContentEntry(e: SessionEntry): e is ContentEntry {
   return e.type === 'message' || e.type === 'compaction';
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'label', 'leaf']);
+const ENTRY_TYPES = new Set(['message', 'compaction', 'label', 'leaf', 'session_info', 'run']);
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
@@ -101,6 +159,12 @@ export function entryShapeError(value: unknown): string | undefined {
       return undefined;
     case 'leaf':
       if (e.targetId !== null && typeof e.targetId !== 'string') return 'leaf without "targetId"';
+      return undefined;
+    case 'session_info':
+      if (e.name !== null && typeof e.name !== 'string') return 'session_info without "name"';
+      return undefined;
+    case 'run':
+      if (typeof e.runId !== 'string' || typeof e.snapshot !== 'object' || e.snapshot === null) return 'run without "runId"/"snapshot"';
       return undefined;
   }
   return undefined;

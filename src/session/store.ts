@@ -18,6 +18,8 @@ export interface CreateOptions {
   cwd: string;
   id?: string;
   now?: () => Date;
+  /** Use this header as is (forks, migrations). */
+  header?: SessionHeader;
 }
 
 export class SessionStore {
@@ -27,6 +29,7 @@ export class SessionStore {
   private readonly labelIndex = new Map<string, string>();
   private readonly all: SessionEntry[] = [];
   private leaf: string | null = null;
+  private sessionName: string | null = null;
   private readonly now: () => Date;
 
   private constructor(
@@ -43,12 +46,13 @@ export class SessionStore {
 
   /** A session that lives in memory only (`--no-session`, tests). */
   static inMemory(opts: CreateOptions): SessionStore {
+    if (opts.header) return new SessionStore(opts.header, null, new MemorySink(), [], opts.now);
     return new SessionStore(newHeader(opts), null, new MemorySink(), [], opts.now);
   }
 
   /** Creates a new session file. Refuses to touch a file that already exists. */
   static create(file: string, opts: CreateOptions): SessionStore {
-    const header = newHeader(opts);
+    const header = opts.header ?? newHeader(opts);
     mkdirSync(dirname(file), { recursive: true });
     try {
       writeFileSync(file, JSON.stringify(header) + '\n', { flag: 'wx' });
@@ -168,6 +172,10 @@ export class SessionStore {
     } else if (input.type === 'label') {
       this.requireContent(input.targetId);
       entry = { type: 'label', id, parentId: null, timestamp, targetId: input.targetId, label: input.label };
+    } else if (input.type === 'session_info') {
+      entry = { type: 'session_info', id, parentId: null, timestamp, name: input.name };
+    } else if (input.type === 'run') {
+      entry = { ...input, id, parentId: null, timestamp, type: 'run' };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
@@ -179,6 +187,18 @@ export class SessionStore {
 
   appendMessage(message: Message): MessageEntry {
     return this.append({ type: 'message', message }) as MessageEntry;
+  }
+
+  /** The display name (the last session_info entry), or null. */
+  get name(): string | null {
+    return this.sessionName;
+  }
+
+  /** Tips of the tree: content entries without children. */
+  branchCount(): number {
+    let n = 0;
+    for (const e of this.all) if (isContentEntry(e) && this.children(e.id).length === 0) n++;
+    return n;
   }
 
   /** Moves the active leaf to `id` (null: before the first entry) and persists the move. */
@@ -241,6 +261,11 @@ export class SessionStore {
       case 'leaf':
         if (entry.targetId === null || this.byId.has(entry.targetId)) this.leaf = entry.targetId;
         else warnings?.push(`${this.file}: leaf move to missing entry ${entry.targetId}; ignored`);
+        break;
+      case 'session_info':
+        this.sessionName = entry.name;
+        break;
+      case 'run':
         break;
     }
   }

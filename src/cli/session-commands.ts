@@ -1,0 +1,117 @@
+// `mini-agent sessions | tree | label | name`: listing and navigating sessions.
+// Listing and tree only read (no lock); label and name append, so they take the lock.
+import { join } from 'node:path';
+import { UsageError } from '../core/types.js';
+import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
+import { SessionFileError } from '../session/session-file.js';
+import { sessionStats } from '../session/stats.js';
+import { SessionStore } from '../session/store.js';
+import { EXIT } from './exit-codes.js';
+import { agentHome, sessionsDir } from './paths.js';
+import { preview } from './render.js';
+import { continueSession, resolveEntry, resolveSession } from './resolve.js';
+import { openForWrite } from './session-open.js';
+import { formatStats, formatTree, treeJson } from './tree-view.js';
+
+type Out = (s: string) => void;
+const out: Out = (s) => void process.stdout.write(s);
+
+/** Runs a command body, turning usage and session-file errors into exit code 2. */
+export async function guarded(body: () => number | Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof SessionFileError) {
+      process.stderr.write(`mini-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}
+
+export function sessionsCommand(args: { all: boolean; json: boolean }): Promise<number> {
+  return guarded(() => {
+    const cwd = process.cwd();
+    const files = args.all ? listAllSessionFiles(join(agentHome(), 'sessions')) : listSessionFiles(sessionsDir(cwd));
+    const rows = summarizeAll(files);
+    if (args.json) {
+      out(JSON.stringify(rows, null, 2) + '\n');
+      return EXIT.completed;
+    }
+    if (rows.length === 0) {
+      process.stderr.write(args.all ? 'no sessions yet\n' : `no sessions in this workspace (${cwd}); try --all\n`);
+      return EXIT.completed;
+    }
+    out(formatSessionTable(rows, args.all));
+    return EXIT.completed;
+  });
+}
+
+export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boolean): string {
+  const head = ['ID', 'NAME', 'LAST USED', 'ENTRIES', 'BRANCHES', ...(withCwd ? ['WORKSPACE'] : []), 'FIRST MESSAGE'];
+  const table = rows.map((r) => [
+    r.id.slice(0, 8),
+    r.name ?? '',
+    r.lastUsed.slice(0, 16).replace('T', ' '),
+    String(r.entries),
+    String(r.branches),
+    ...(withCwd ? [r.cwd] : []),
+    JSON.stringify(preview(r.firstUserMessage ?? '', 60)),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+  const numeric = new Set([3, 4]);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ') + '\n';
+  return line(head) + table.map(line).join('');
+}
+
+function openForReading(spec: string | undefined): SessionStore {
+  const file = spec === undefined ? continueSession(process.cwd()) : resolveSession(spec, process.cwd());
+  return SessionStore.open(file);
+}
+
+export function treeCommand(args: { session?: string; json: boolean }): Promise<number> {
+  return guarded(() => {
+    const store = openForReading(args.session);
+    for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
+    const stats = sessionStats(store);
+    if (args.json) out(JSON.stringify(treeJson(store, stats), null, 2) + '\n');
+    else out(formatStats(store, stats) + formatTree(store));
+    return EXIT.completed;
+  });
+}
+
+export function labelCommand(args: { session: string; entry: string; label: string | null }): Promise<number> {
+  return guarded(() => {
+    const file = resolveSession(args.session, process.cwd());
+    const { store, lock } = openForWrite(file, process.cwd());
+    try {
+      const entryId = resolveEntry(store, args.entry);
+      if (args.label !== null && args.label.trim() === '') throw new UsageError('a label must not be empty; use --clear to remove one');
+      store.append({ type: 'label', targetId: entryId, label: args.label });
+      store.sync();
+      out(args.label === null ? `cleared the label of ${entryId}\n` : `labelled ${entryId} "${args.label}"\n`);
+      return EXIT.completed;
+    } finally {
+      store.close();
+      lock.release();
+    }
+  });
+}
+
+export function nameCommand(args: { session: string; name: string }): Promise<number> {
+  return guarded(() => {
+    const file = resolveSession(args.session, process.cwd());
+    const { store, lock } = openForWrite(file, process.cwd());
+    try {
+      const name = args.name.trim();
+      store.append({ type: 'session_info', name: name === '' ? null : name });
+      store.sync();
+      out(name === '' ? `cleared the name of session ${store.id}\n` : `session ${store.id} is now named "${name}"\n`);
+      return EXIT.completed;
+    } finally {
+      store.close();
+      lock.release();
+    }
+  });
+}

@@ -1,0 +1,83 @@
+// Migrations of older session files. A file is never rewritten in place: the migrated
+// content goes to a new file, the original is kept as a backup (a hard link, so its bytes
+// are untouched), and the new file is renamed over the old name.
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+import { parseSessionText } from './session-file.js';
+
+/** One step: entries of version `from` → entries of version `from + 1`. */
+type Migration = (header: SessionHeader, entries: SessionEntry[]) => { header: SessionHeader; entries: SessionEntry[] };
+
+const MIGRATIONS: Record<number, Migration> = {
+  // 1 → 2: version 2 adds entry types (`run`, `session_info`) that a version-1 reader would
+  // skip as corrupt, so the file must say it is version 2 before they are appended. The
+  // version-1 entries are valid version-2 entries.
+  1: (header, entries) => ({ header: { ...header, version: 2 }, entries }),
+};
+
+export interface MigrationResult {
+  from: number;
+  to: number;
+  backup: string;
+}
+
+/** Reads only the header line; undefined when it is not a readable header. */
+export function readHeader(file: string): Partial<SessionHeader> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(8192);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = buf.subarray(0, n).toString('utf8').split('\n')[0];
+    const h = JSON.parse(line) as Partial<SessionHeader>;
+    return typeof h === 'object' && h !== null ? h : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readHeaderVersion(file: string): number | undefined {
+  const v = readHeader(file)?.version;
+  return typeof v === 'number' ? v : undefined;
+}
+
+/**
+ * Migrates `file` to the current format if it is older. Corrupt lines are dropped from the
+ * migrated copy (they stay in the backup). Returns undefined when nothing had to be done.
+ */
+export function migrateIfNeeded(file: string, now: Date = new Date()): MigrationResult | undefined {
+  const version = readHeaderVersion(file);
+  if (version === undefined || version >= SESSION_FORMAT_VERSION) return undefined;
+  const parsed = parseSessionText(readFileSync(file), file);
+  let header = parsed.header;
+  let entries = parsed.entries;
+  for (let v = header.version; v < SESSION_FORMAT_VERSION; v++) {
+    const step = MIGRATIONS[v];
+    if (!step) throw new Error(`${file}: no migration from session format version ${v}`);
+    ({ header, entries } = step(header, entries));
+  }
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  let backup = `${file}.v${version}.bak`;
+  if (existsSync(backup)) backup = `${file}.v${version}.${stamp}.bak`;
+  const tmp = `${file}.migrating-${process.pid}`;
+  const fd = openSync(tmp, 'wx');
+  try {
+    const text = [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n';
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  linkSync(file, backup); // the original bytes, under a new name
+  renameSync(tmp, file); // atomic: readers see the old file or the new one, never half
+  return { from: version, to: SESSION_FORMAT_VERSION, backup };
+}

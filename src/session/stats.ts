@@ -1,0 +1,75 @@
+// Session statistics, computed from entries (pure): tokens, cost, turns, tool calls and
+// failures, compactions and wall time, for the whole session, the active path and the last run.
+import type { SessionStats, Stats } from '../core/events.js';
+import { type RunEntry, type SessionEntry, type SessionSnapshot } from './entries.js';
+import type { SessionStore } from './store.js';
+
+export type { LastRun, SessionStats, Stats };
+type LastRun = NonNullable<SessionStats['lastRun']>;
+
+function empty(): Stats {
+  return { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, turns: 0, toolCalls: 0, toolErrors: 0, compactions: 0, wallTimeMs: 0 };
+}
+
+/** Counts content entries; wall time comes from the given run entries. */
+export function statsOf(entries: Iterable<SessionEntry>, runs: readonly RunEntry[]): Stats {
+  const s = empty();
+  for (const e of entries) {
+    if (e.type === 'compaction') s.compactions++;
+    if (e.type !== 'message') continue;
+    const m = e.message;
+    if (m.role === 'assistant') {
+      s.turns++;
+      const u = m.usage;
+      s.usage.input += u?.input ?? 0;
+      s.usage.output += u?.output ?? 0;
+      s.usage.cacheRead += u?.cacheRead ?? 0;
+      s.usage.cacheWrite += u?.cacheWrite ?? 0;
+      s.usage.cost += u?.cost ?? 0;
+    } else if (m.role === 'toolResult') {
+      s.toolCalls++;
+      if (m.isError) s.toolErrors++;
+    }
+  }
+  for (const r of runs) s.wallTimeMs += r.durationMs;
+  return s;
+}
+
+export function sessionStats(store: SessionStore): SessionStats {
+  const all = store.entries();
+  const runs = all.filter((e): e is RunEntry => e.type === 'run');
+  const path = store.activePath();
+  const onPath = new Set(path.map((e) => e.id));
+  const pathRuns = runs.filter((r) => r.leafId !== null && onPath.has(r.leafId));
+  const last = runs.at(-1);
+  return {
+    session: statsOf(all, runs),
+    activePath: statsOf(path, pathRuns),
+    lastRun: last
+      ? {
+          runId: last.runId,
+          startedAt: last.startedAt,
+          durationMs: last.durationMs,
+          stopReason: last.stopReason,
+          turns: last.turns,
+          toolCalls: last.toolCalls,
+          toolErrors: last.toolErrors,
+          usage: last.usage,
+        }
+      : null,
+  };
+}
+
+/** The shape of the session now, for the listing to read from the file's tail. */
+export function snapshotOf(store: SessionStore): SessionSnapshot {
+  let first: string | null = null;
+  for (const e of store.entries()) {
+    if (e.type === 'message' && e.message.role === 'user') {
+      first = e.message.content.map((c) => c.text).join('').slice(0, 200);
+      break;
+    }
+  }
+  const { session, activePath } = sessionStats(store);
+  return { entries: store.entries().length, branches: store.branchCount(), name: store.name, firstUserMessage: first, stats: { session, activePath } };
+}
+
