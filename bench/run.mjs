@@ -122,6 +122,13 @@ for (const count of [10_000, 100_000]) {
   results.push({ name: 'tool-call arguments grow linearly', pass: linear });
 }
 
+// ---- 5. Sessions (issue 4) ----
+{
+  const { sessionBenchmarks } = await import('./sessions.mjs');
+  report.record = (name, pass) => results.push({ name, pass });
+  await sessionBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

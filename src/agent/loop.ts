@@ -120,13 +120,13 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       // Calls that were cut short still get results, so the tree stays valid for the next request.
       const why = failure.kind === 'aborted' ? 'the run was aborted' : `the response failed (${failure.kind})`;
       answerAll(calls, (call) => errorResult(`Tool "${call.name}" was not run: ${why}.`, { reason: failure.kind }), turn, opts, outcome);
+      store.sync(); // durable before anyone hears the turn ended
       emit({ type: 'turn_end', turn, toolCalls: calls.length });
-      store.sync();
       return finish(failure.kind === 'aborted' ? 'aborted' : 'error', failure);
     }
     if (calls.length === 0) {
+      store.sync(); // durable before anyone hears the turn ended
       emit({ type: 'turn_end', turn, toolCalls: 0 });
-      store.sync();
       return finish('completed');
     }
     if (message.stopReason === 'length') {
@@ -144,8 +144,8 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     } else {
       await executeCalls(calls, turn, opts, signal, outcome);
     }
+    store.sync(); // durable before anyone hears the turn ended
     emit({ type: 'turn_end', turn, toolCalls: calls.length });
-    store.sync();
   }
 }
 

@@ -122,6 +122,8 @@ export class SessionRunner {
       this.current = undefined;
     }
     const result: RunResult = { ...outcome, durationMs: now() - started, leafId: store.leafId };
+    // Stats before the run record (the snapshot), then after it (run_settled's lastRun).
+    const before = sessionStats(store);
     try {
       // The run's record, with a snapshot of the session's shape for fast listings; then fsync.
       store.append({
@@ -136,7 +138,7 @@ export class SessionRunner {
         usage: result.usage,
         ...(result.error ? { error: `${result.error.kind}: ${result.error.message}` } : {}),
         leafId: result.leafId,
-        snapshot: snapshotOf(store),
+        snapshot: snapshotOf(store, before),
       });
       store.sync();
     } catch (err) {

@@ -28,11 +28,8 @@ export class ScriptedModel implements ModelAdapter {
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    this.requests.push(structuredClone({
-      messages: [...request.messages],
-      tools: [...request.tools],
-      systemPrompt: request.systemPrompt,
-    }));
+    // Entries are never mutated, so a shallow copy records exactly what was sent.
+    this.requests.push({ messages: [...request.messages], tools: [...request.tools], systemPrompt: request.systemPrompt });
     const message: AssistantMessage = {
       role: 'assistant',
       content: [],
@@ -125,7 +122,9 @@ export function parseToolCall(id: string, name: string, raw: string): ToolCall {
 function usageFor(turn: ScriptTurn, request: ModelRequest): Usage {
   if (turn.usage) return { ...emptyUsage(), ...turn.usage };
   let inChars = request.systemPrompt.length;
-  for (const m of request.messages) inChars += JSON.stringify(m.content).length;
+  for (const m of request.messages) {
+    for (const c of m.content) inChars += c.type === 'text' ? c.text.length : c.type === 'thinking' ? c.thinking.length : JSON.stringify(c.arguments).length;
+  }
   const outChars = (turn.text?.length ?? 0) + JSON.stringify(turn.toolCalls ?? []).length;
   return { ...emptyUsage(), input: Math.ceil(inChars / 4), output: Math.ceil(outChars / 4) };
 }

@@ -61,7 +61,7 @@ export function sessionStats(store: SessionStore): SessionStats {
 }
 
 /** The shape of the session now, for the listing to read from the file's tail. */
-export function snapshotOf(store: SessionStore): SessionSnapshot {
+export function snapshotOf(store: SessionStore, stats: SessionStats = sessionStats(store)): SessionSnapshot {
   let first: string | null = null;
   for (const e of store.entries()) {
     if (e.type === 'message' && e.message.role === 'user') {
@@ -69,7 +69,7 @@ export function snapshotOf(store: SessionStore): SessionSnapshot {
       break;
     }
   }
-  const { session, activePath } = sessionStats(store);
+  const { session, activePath } = stats;
   return { entries: store.entries().length, branches: store.branchCount(), name: store.name, firstUserMessage: first, stats: { session, activePath } };
 }
 

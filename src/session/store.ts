@@ -196,9 +196,16 @@ export class SessionStore {
 
   /** Tips of the tree: content entries without children. */
   branchCount(): number {
-    let n = 0;
-    for (const e of this.all) if (isContentEntry(e) && this.children(e.id).length === 0) n++;
-    return n;
+    const parents = new Set<string>();
+    let content = 0;
+    for (const e of this.all) {
+      if (!isContentEntry(e)) continue;
+      content++;
+      if (e.parentId !== null) parents.add(e.parentId);
+    }
+    let tips = content;
+    for (const id of parents) if (this.byId.has(id) && isContentEntry(this.byId.get(id)!)) tips--;
+    return tips;
   }
 
   /** Moves the active leaf to `id` (null: before the first entry) and persists the move. */
