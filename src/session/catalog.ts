@@ -2,7 +2,8 @@
 // head, the latest `run` entry (with its snapshot) from the tail. Read-only: no lock.
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunEntry, SessionEntry, SessionHeader, StatsRecord } from './entries.js';
+import type { Stats } from '../core/events.js';
+import type { RunEntry, SessionEntry, SessionHeader } from './entries.js';
 import { sessionStats, snapshotOf } from './stats.js';
 import { SessionStore } from './store.js';
 
@@ -18,7 +19,7 @@ export interface SessionSummary {
   branches: number;
   firstUserMessage: string | null;
   parentSession: SessionHeader['parentSession'] | null;
-  stats: { session: StatsRecord; activePath: StatsRecord } | null;
+  stats: { session: Stats; activePath: Stats } | null;
   lastRun: Omit<RunEntry, 'type' | 'id' | 'parentId' | 'snapshot'> | null;
 }
 
@@ -131,7 +132,7 @@ function fromTailRun(tail: string, isWholeFile: boolean): Omit<SessionSummary, '
 }
 
 /** The snapshot predates its own run record: add the run's wall time. */
-function addRun(stats: { session: StatsRecord; activePath: StatsRecord }, run: RunEntry) {
+function addRun(stats: { session: Stats; activePath: Stats }, run: RunEntry) {
   return {
     session: { ...stats.session, wallTimeMs: stats.session.wallTimeMs + run.durationMs },
     activePath: { ...stats.activePath, wallTimeMs: stats.activePath.wallTimeMs + run.durationMs },

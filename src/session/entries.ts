@@ -1,6 +1,7 @@
 // The session file format: a header line, then one entry per line.
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
+import type { Stats } from '../core/events.js';
 import type { Message, Usage } from '../core/types.js';
 
 /**
@@ -86,17 +87,9 @@ export interface SessionSnapshot {
   name: string | null;
   firstUserMessage: string | null;
   /** Totals for the session and its active path at the time of the snapshot. */
-  stats?: { session: StatsRecord; activePath: StatsRecord };
+  stats?: { session: Stats; activePath: Stats };
 }
 
-export interface StatsRecord {
-  usage: Usage;
-  turns: number;
-  toolCalls: number;
-  toolErrors: number;
-  compactions: number;
-  wallTimeMs: number;
-}
 
 /** Appended at the end of every run (control entry). */
 export interface RunEntry extends EntryBase, RunRecord {
