@@ -37,6 +37,19 @@ function writeAtomically(file: string, text: string): void {
     } catch {
       /* never created */
     }
-    throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`cannot write ${file}: ${writeProblem(err as NodeJS.ErrnoException)}`);
   }
+}
+
+function writeProblem(err: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOENT: 'its directory does not exist',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'it is a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+  };
+  return err.code ? `${why[err.code] ?? err.message} (${err.code})` : err.message;
 }

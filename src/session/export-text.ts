@@ -78,37 +78,34 @@ function keptFrom(path: readonly ContentEntry[]): number {
   return 0;
 }
 
-function heading(store: SessionStore, title: string, entry: ContentEntry, summarized: boolean): string {
+function heading(store: SessionStore, level: string, title: string, entry: ContentEntry, summarized: boolean): string {
   const label = store.labelOf(entry.id);
   const parts = [title, codeSpan(entry.id)];
   if (label !== undefined) parts.push(`label: **${escapeInline(label)}**`);
   if (entry.id === store.leafId) parts.push('leaf');
   if (summarized) parts.push('_summarized_');
-  return `## ${parts.join(' · ')}`;
+  return `${level} ${parts.join(' · ')}`;
 }
 
 function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolean): string[] {
-  if (entry.type === 'compaction') return compactionBlock(store, entry);
+  if (entry.type === 'compaction') return [heading(store, '##', 'Compaction', entry, summarized), compactionQuote(entry)];
   const m = entry.message;
   if (m.role === 'user') {
     const text = m.content.map((c) => c.text).join('');
-    return [heading(store, 'User', entry, summarized), text.trim() === '' ? '_(empty message)_' : safeText(text)];
+    return [heading(store, '##', 'User', entry, summarized), text.trim() === '' ? '_(empty message)_' : safeText(text)];
   }
-  if (m.role === 'toolResult') return [heading(store, 'Tool result', entry, summarized), ...resultBlock(m)];
-  return [heading(store, 'Assistant', entry, summarized), ...assistantBlock(m)];
+  if (m.role === 'toolResult') {
+    const title = m.isError ? `✗ ${escapeInline(m.toolName)} failed` : `✓ ${escapeInline(m.toolName)} result`;
+    return [heading(store, '###', title, entry, summarized), ...resultBlock(m)];
+  }
+  return [heading(store, '##', 'Assistant', entry, summarized), ...assistantBlock(m)];
 }
 
-function compactionBlock(store: SessionStore, e: CompactionEntry): string[] {
-  const label = store.labelOf(e.id);
-  const head = [
-    `**Compacted** ${codeSpan(e.id)}`,
-    ...(label !== undefined ? [`label: **${escapeInline(label)}**`] : []),
-    ...(e.id === store.leafId ? ['leaf'] : []),
-    `the model sees this summary instead of the entries before ${codeSpan(e.firstKeptEntryId)}`,
-    ...(e.tokensBefore !== undefined ? [`${e.tokensBefore} tokens before`] : []),
-  ].join(' · ');
+function compactionQuote(e: CompactionEntry): string {
+  const tokens = e.tokensBefore !== undefined ? ` (${e.tokensBefore} tokens before)` : '';
+  const head = `**Compacted:** the model sees this summary instead of the entries before ${codeSpan(e.firstKeptEntryId)}${tokens}.`;
   const body = safeText(e.summary).split('\n');
-  return [[`> ${head}`, '>', ...body.map((l) => (l === '' ? '>' : `> ${l}`))].join('\n')];
+  return [`> ${head}`, '>', ...body.map((l) => (l === '' ? '>' : `> ${l}`))].join('\n');
 }
 
 function assistantBlock(m: AssistantMessage): string[] {
@@ -146,9 +143,7 @@ function toolCallBlock(c: ToolCall): string[] {
 
 function resultBlock(m: ToolResultMessage): string[] {
   const text = m.content.map((c) => c.text).join('');
-  const mark = m.isError ? `**✗ ${escapeInline(m.toolName)}** failed` : `**✓ ${escapeInline(m.toolName)}**`;
-  if (text === '') return [`${mark} _(no output)_`];
-  return [mark, ...fencedExcerpt(text, '')];
+  return text === '' ? ['_(no output)_'] : fencedExcerpt(text, '');
 }
 
 /** The first RESULT_LINES lines of `text` in a fence that no backtick run inside can close (blocks). */

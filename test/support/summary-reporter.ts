@@ -8,17 +8,17 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const mod of modules) {
-      let count = 0;
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
-        count++;
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (count === 0 || mod.errors().length > 0) {
-        if (mod.errors().length > 0 || mod.state() === 'failed') failed++;
-      }
+      // A file that failed without a failing test (it did not load, or a hook threw, which
+      // leaves its tests skipped) still counts as a failure.
+      if (failedHere === 0 && (!mod.ok() || mod.state() === 'failed')) failedHere = 1;
+      failed += failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
