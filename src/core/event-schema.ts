@@ -6,9 +6,9 @@ import { Type, type Static, type TLiteral, type TUnion } from 'typebox';
 import type { AgentEvent } from './events.js';
 import type { AssistantMessage, ModelError, Usage } from './types.js';
 
-const Str = Type.String();
-const Int = Type.Integer({ minimum: 0 });
-const Text = Type.Object({ type: Type.Literal('text'), text: Str });
+export const Str = Type.String();
+export const Int = Type.Integer({ minimum: 0 });
+export const Text = Type.Object({ type: Type.Literal('text'), text: Str });
 const Thinking = Type.Object({ type: Type.Literal('thinking'), thinking: Str, signature: Type.Optional(Str) });
 const ToolCall = Type.Object({
   type: Type.Literal('toolCall'),
@@ -17,19 +17,19 @@ const ToolCall = Type.Object({
   arguments: Type.Record(Type.String(), Type.Unknown()),
   argumentsError: Type.Optional(Str),
 });
-const UsageSchema = Type.Object({
+export const UsageSchema = Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
   cost: Type.Number({ description: 'US dollars' }),
 });
-function lits<const T extends readonly string[]>(...values: T): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
+export function lits<const T extends readonly string[]>(...values: T): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
   return Type.Union(values.map((v) => Type.Literal(v))) as never;
 }
 const StopReason = lits('stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted');
 const ErrorKind = lits('auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'bad_request', 'aborted', 'unknown');
-const Assistant = Type.Object({
+export const Assistant = Type.Object({
   role: Type.Literal('assistant'),
   content: Type.Array(Type.Union([Text, Thinking, ToolCall])),
   stopReason: StopReason,
@@ -45,7 +45,7 @@ const ModelErrorSchema = Type.Object({
   status: Type.Optional(Type.Number()),
   retryAfterMs: Type.Optional(Type.Number()),
 });
-const StatsSchema = Type.Object({
+export const StatsSchema = Type.Object({
   usage: UsageSchema,
   turns: Int,
   toolCalls: Int,

@@ -1,0 +1,101 @@
+// The JSON Schema of session files (header and entries), written with TypeBox.
+// docs/session.schema.json is generated from it (`npm run docs:schema`); a test checks the
+// file is current and that real session files validate; the assertions at the bottom fail the
+// build if this schema and the TypeScript types in entries.ts drift apart.
+import { Type, type Static } from 'typebox';
+import { Assistant, Int, StatsSchema, Str, Text, UsageSchema } from '../core/event-schema.js';
+import type { SessionEntry, SessionHeader } from './entries.js';
+
+const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
+const Null = Type.Null();
+
+const UserMessage = Type.Object({ role: Type.Literal('user'), content: Type.Array(Text) });
+const ToolResultMessage = Type.Object({
+  role: Type.Literal('toolResult'),
+  toolCallId: Str,
+  toolName: Str,
+  content: Type.Array(Text),
+  isError: Type.Boolean(),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const SessionHeaderSchema = Type.Object(
+  {
+    type: Type.Literal('session'),
+    version: Type.Integer({ minimum: 1 }),
+    id: Str,
+    cwd: Str,
+    timestamp: Str,
+    parentSession: Type.Optional(Type.Object({ id: Str, path: Str, entryId: Str })),
+  },
+  { description: 'Line 1 of a session file.' },
+);
+
+const Snapshot = Type.Object({
+  entries: Int,
+  branches: Int,
+  name: Type.Union([Str, Null]),
+  firstUserMessage: Type.Union([Str, Null]),
+  stats: Type.Optional(Type.Object({ session: StatsSchema, activePath: StatsSchema })),
+});
+
+export const SessionEntrySchema = Type.Union(
+  [
+    Type.Object(
+      { type: Type.Literal('message'), ...base, parentId: Type.Union([Str, Null]), message: Type.Union([UserMessage, Assistant, ToolResultMessage]) },
+      { description: 'A message: a node of the tree.' },
+    ),
+    Type.Object(
+      { type: Type.Literal('compaction'), ...base, parentId: Type.Union([Str, Null]), summary: Str, firstKeptEntryId: Str, tokensBefore: Type.Optional(Type.Number()) },
+      { description: 'A summary standing in for everything before firstKeptEntryId: a node of the tree.' },
+    ),
+    Type.Object(
+      { type: Type.Literal('label'), ...base, parentId: Null, targetId: Str, label: Type.Union([Str, Null]) },
+      { description: 'A bookmark on an entry; null clears it; the last one wins.' },
+    ),
+    Type.Object({ type: Type.Literal('leaf'), ...base, parentId: Null, targetId: Type.Union([Str, Null]) }, { description: 'A move of the active leaf.' }),
+    Type.Object({ type: Type.Literal('session_info'), ...base, parentId: Null, name: Type.Union([Str, Null]) }, { description: 'The display name.' }),
+    Type.Object(
+      {
+        type: Type.Literal('run'),
+        ...base,
+        parentId: Null,
+        runId: Str,
+        startedAt: Str,
+        durationMs: Type.Number(),
+        stopReason: Str,
+        turns: Int,
+        toolCalls: Int,
+        toolErrors: Int,
+        usage: UsageSchema,
+        error: Type.Optional(Str),
+        leafId: Type.Union([Str, Null]),
+        snapshot: Snapshot,
+      },
+      { description: 'The record of one run, appended at its end, with a snapshot of the session for listings.' },
+    ),
+  ],
+  { description: 'Lines 2.. of a session file.' },
+);
+
+/** The document written to docs/session.schema.json. */
+export function sessionJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://mini-agent.dev/schemas/session.schema.json',
+    title: 'mini-agent session file (JSONL): the header, then one entry per line',
+    $defs: { header: JSON.parse(JSON.stringify(SessionHeaderSchema)), entry: JSON.parse(JSON.stringify(SessionEntrySchema)) },
+  };
+}
+
+// ---- compile-time checks: the schema and the TypeScript types must agree ----
+type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+export type _HeaderMatches = Assert<Equals<Static<typeof SessionHeaderSchema>, SessionHeader>>;
+type ByType<U, K> = U extends { type: K } ? U : never;
+export type _EntriesMatch = Assert<
+  Equals<
+    { [K in SessionEntry['type']]: Omit<ByType<SessionEntry, K>, never> },
+    { [K in Static<typeof SessionEntrySchema>['type']]: Omit<ByType<Static<typeof SessionEntrySchema>, K>, never> }
+  >
+>;
