@@ -80,6 +80,9 @@ export function resolveEntry(store: SessionStore, spec: string): string {
   }
   const labelled = [...store.labels()].filter(([, label]) => label === spec).map(([id]) => id);
   if (labelled.length === 1) return labelled[0];
+  if (labelled.length > 1) {
+    throw new UsageError(`"${spec}" is the label of ${labelled.length} entries of session ${store.id}: ${labelled.slice(0, 10).join(', ')}; give an id`);
+  }
   const ids = store.entries().filter(isContentEntry).map((x) => x.id);
   const byPrefix = ids.filter((id) => id.startsWith(spec));
   if (byPrefix.length === 1) return byPrefix[0];

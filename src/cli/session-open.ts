@@ -1,7 +1,7 @@
 // Opening sessions for the CLI: which file (--session, -c, --resume, new, --fork), the writer's
 // lock, migration of older files, and --branch. Readers use SessionStore.open directly.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { forkSession } from '../session/fork.js';
@@ -53,6 +53,8 @@ export function openSessionForRun(args: RunArgs, cwd: string, env: NodeJS.Proces
   if (args.session) file = resolve(args.session);
   else if (args.continue) file = continueSession(cwd, env);
   else if (args.resume) file = resolveSession(args.resume, cwd, env);
+  // Branching or forking needs entries: a missing file is an error, not a new session.
+  if ((args.branch || args.fork) && file && !existsSync(file)) throw new UsageError(`session file not found: ${args.session ?? file}`);
 
   if (args.fork) {
     const source = SessionStore.open(file!); // read only: the parent is not written, not locked
@@ -67,8 +69,14 @@ export function openSessionForRun(args: RunArgs, cwd: string, env: NodeJS.Proces
   if (!file) {
     const id = randomUUID();
     const created = newSessionFile(cwd, id, new Date(), env);
-    const store = SessionStore.create(created, { cwd, id });
-    return { store, lock: acquireSessionLock(created, id), notes: [] };
+    mkdirSync(dirname(created), { recursive: true });
+    const lock = acquireSessionLock(created, id); // before the file exists, so no one else can take it first
+    try {
+      return { store: SessionStore.create(created, { cwd, id }), lock, notes: [] };
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   }
   if (!existsSync(dirname(file))) throw new UsageError(`cannot create session ${args.session}: folder ${dirname(file)} does not exist`);
   const opened = openForWrite(file, cwd);

@@ -90,6 +90,8 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     const fromTail = fromTailRun(tail, tailStart === 0);
     if (fromTail) return { ...base, ...fromTail };
     return { ...base, ...fullScan(file) };
+  } catch {
+    return undefined; // not readable as a session (a folder, a newer format, an I/O error): skipped
   } finally {
     closeSync(fd);
   }
@@ -125,7 +127,8 @@ function fromTailRun(tail: string, isWholeFile: boolean): Omit<SessionSummary, '
       };
     }
     after++;
-    if (e.type === 'message' || e.type === 'compaction') contentAfter = true;
+    // New content changes the counts; a leaf move changes the active path (and its stats).
+    if (e.type === 'message' || e.type === 'compaction' || e.type === 'leaf') contentAfter = true;
     if (e.type === 'session_info' && name === undefined) name = e.name;
   }
   return undefined;

@@ -1,7 +1,9 @@
-// One writer per session file: an advisory lock file (FILE.lock) created with O_EXCL and
-// holding the owner's pid. A lock whose pid is dead (a crash, SIGKILL) is stale and taken
-// over. Readers (listing, export, trace) never take it.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// One writer per session file: an advisory lock file (FILE.lock) holding the owner's pid,
+// created atomically (hard link of a complete file, which fails if the lock exists). A lock
+// whose pid is dead (a crash, SIGKILL) is stale and taken over, one process at a time.
+// Readers (listing, export, trace) never take it.
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export class SessionLockedError extends Error {
@@ -25,12 +27,20 @@ interface LockInfo {
   since: string;
 }
 
+function parseLock(text: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(text) as LockInfo;
+    return typeof info?.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined; // damaged (or written by an older mini-agent that died mid-write)
+  }
+}
+
 function readLock(path: string): LockInfo | undefined {
   try {
-    const info = JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' ? info : undefined;
+    return parseLock(readFileSync(path, 'utf8'));
   } catch {
-    return undefined; // missing, or half-written by a process that died mid-write
+    return undefined; // missing
   }
 }
 
@@ -45,6 +55,57 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** Waits `ms` milliseconds without returning to the event loop (taking the lock is synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Removes the lock at `path` if it is still stale. Only one process at a time may do this (it
+ * holds PATH.break, created with O_EXCL), and it decides on a fresh read: without that, a
+ * process that read the dead holder's pid a moment ago could delete the lock another process
+ * has just taken in its place, and both would write. Returns false when another process is
+ * breaking the lock right now (try again shortly).
+ */
+function breakStaleLock(path: string, me: LockInfo): boolean {
+  const breaker = `${path}.break`;
+  let fd: number;
+  try {
+    fd = openSync(breaker, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // A breaker that died in the middle (it holds this for microseconds) leaves an old file.
+    try {
+      if (Date.now() - statSync(breaker).mtimeMs > 5_000) unlinkSync(breaker);
+    } catch {
+      /* gone already */
+    }
+    return false;
+  }
+  closeSync(fd);
+  try {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return true; // gone already: try again
+    }
+    const holder = parseLock(text);
+    const stale = holder === undefined || holder.pid === process.pid || (holder.host === me.host && !pidAlive(holder.pid));
+    // A lock file is written whole before it appears (see below), so an unreadable one is damaged, not in progress.
+    if (stale) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
+    }
+  } finally {
+    unlinkSync(breaker);
+  }
+  return true;
+}
+
 /**
  * Takes the lock of `file` for this process, or throws SessionLockedError naming the holder.
  * The lock is released by `release()` and, as a last resort, when the process exits.
@@ -52,45 +113,46 @@ export function pidAlive(pid: number): boolean {
 export function acquireSessionLock(file: string, sessionLabel: string): SessionLock {
   const path = `${file}.lock`;
   const me: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  // The lock file appears with its content already in it (written to a private file, then
+  // hard-linked into place, which fails if the lock exists): no one ever reads a half-made lock.
+  const mine = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(mine, JSON.stringify(me), { flag: 'wx' });
+  try {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        linkSync(mine, path);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
       const holder = readLock(path);
       if (holder && holder.pid !== process.pid && (holder.host !== me.host || pidAlive(holder.pid))) {
         throw new SessionLockedError(sessionLabel, holder.pid);
       }
-      // Stale (dead pid), unreadable, or our own leftover: remove it and try again.
+      // Stale (dead pid), unreadable, or our own leftover: remove it (safely) and try again.
+      if (!breakStaleLock(path, me)) pause(5);
+      if (attempt === 199) throw new SessionLockedError(sessionLabel, readLock(path)?.pid ?? -1);
+    }
+  } finally {
+    try {
+      unlinkSync(mine);
+    } catch {
+      /* already gone */
+    }
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.off('exit', release);
+    if (readLock(path)?.pid === process.pid) {
       try {
         unlinkSync(path);
       } catch {
-        /* someone else removed it first */
+        /* already gone */
       }
-      continue;
     }
-    writeSync(fd, JSON.stringify(me));
-    closeSync(fd);
-    // Two processes that cleared the same stale lock: only the one whose pid is in the file holds it.
-    const now = readLock(path);
-    if (now && now.pid !== process.pid) throw new SessionLockedError(sessionLabel, now.pid);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      process.off('exit', release);
-      if (readLock(path)?.pid === process.pid) {
-        try {
-          unlinkSync(path);
-        } catch {
-          /* already gone */
-        }
-      }
-    };
-    process.on('exit', release);
-    return { path, release };
-  }
-  const holder = readLock(path);
-  throw new SessionLockedError(sessionLabel, holder?.pid ?? -1);
+  };
+  process.on('exit', release);
+  return { path, release };
 }

@@ -1,0 +1,111 @@
+// Helpers shared by the session behaviour tests (durability, navigation, listing):
+// scripted CLI runs that return their events, session-file checks, a seeded PRNG.
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { AgentEvent } from '../../src/core/events.js';
+import type { ScriptTurn } from '../../src/model/script.js';
+import type { MessageEntry, SessionEntry } from '../../src/session/entries.js';
+import { SessionStore } from '../../src/session/store.js';
+import { parseJsonl, runCli, writeScript, type CliOptions, type CliResult } from './helpers.js';
+
+export type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
+
+export interface JsonRun extends CliResult {
+  events: AgentEvent[];
+  start: Ev<'run_start'> | undefined;
+  settled: Ev<'run_settled'> | undefined;
+}
+
+let scriptCounter = 0;
+
+/** `mini-agent --json [args] --script <turns> PROMPT` in `cwd`; events parsed from stdout. */
+export async function jsonRun(args: string[], turns: ScriptTurn[], prompt: string | undefined, opts: CliOptions): Promise<JsonRun> {
+  const script = writeScript(opts.cwd, turns, `script-${process.pid}-${++scriptCounter}.json`);
+  const r = await runCli(['--json', ...args, '--script', script, ...(prompt === undefined ? [] : [prompt])], opts);
+  const events = completeLines(r.stdout);
+  return {
+    ...r,
+    events,
+    start: events.find((e): e is Ev<'run_start'> => e.type === 'run_start'),
+    settled: events.find((e): e is Ev<'run_settled'> => e.type === 'run_settled'),
+  };
+}
+
+/** The events of the complete lines of a --json stdout (a killed process may leave half a line). */
+export function completeLines(stdout: string): AgentEvent[] {
+  return parseJsonl(stdout.slice(0, stdout.lastIndexOf('\n') + 1));
+}
+
+/** One line of every JSON line of a session file (throws on a line that does not parse). */
+export function fileLines(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Opens a session file read-only, runs `body`, closes it. */
+export function withStore<T>(file: string, body: (store: SessionStore) => T): T {
+  const store = SessionStore.open(file);
+  try {
+    return body(store);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Every tool call of an assistant message on the active path has exactly one result on the
+ * path after it, and those results directly follow the message, in call order.
+ */
+export function expectValidActivePath(store: SessionStore, context = ''): void {
+  const path = store.activePath();
+  const messages = path.flatMap((e) => (e.type === 'message' ? [e.message] : []));
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const ids = m.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : []));
+    const after = messages.slice(i + 1);
+    for (const id of ids) {
+      expect(after.filter((f) => f.role === 'toolResult' && f.toolCallId === id), `${context}: results of call ${id}`).toHaveLength(1);
+    }
+    const following = messages.slice(i + 1, i + 1 + ids.length).map((f) => (f.role === 'toolResult' ? f.toolCallId : `<${f.role}>`));
+    expect(following, `${context}: results right after the assistant message`).toEqual(ids);
+  });
+  const calls = messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((c) => c.type === 'toolCall') : []));
+  expect(messages.filter((m) => m.role === 'toolResult'), `${context}: no orphan results`).toHaveLength(calls.length);
+}
+
+export function userText(e: SessionEntry | undefined): string | undefined {
+  if (!e || e.type !== 'message' || e.message.role !== 'user') return undefined;
+  return e.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+export function isMessage(e: SessionEntry, role?: MessageEntry['message']['role']): e is MessageEntry {
+  return e.type === 'message' && (role === undefined || e.message.role === role);
+}
+
+/** mulberry32: a small seeded PRNG, so a failing random schedule can be replayed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Runs `tasks` with at most `width` in flight; results in task order. */
+export async function pool<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
+  return results;
+}
