@@ -2,14 +2,19 @@
 // imports (the agent, TypeBox, later the provider SDKs) load only when used
 // and `--version` touches one small file. Type checking is `tsc --noEmit`.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build into a fresh folder and swap it in at the end, so processes that are running from
+// dist/ (tests spawning the CLI) see the old build or the new one, never an empty folder.
+const next = new URL('../dist.next', import.meta.url);
+const dist = new URL('../dist', import.meta.url);
+const old = new URL('../dist.old', import.meta.url);
+rmSync(next, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
-  outdir: 'dist',
+  outdir: 'dist.next',
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -22,3 +27,8 @@ await build({
   define: { __MINI_AGENT_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __mini_cr } from 'node:module'; const require = __mini_cr(import.meta.url);" },
 });
+
+rmSync(old, { recursive: true, force: true });
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(next, dist);
+rmSync(old, { recursive: true, force: true });
