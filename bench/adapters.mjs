@@ -81,6 +81,23 @@ async function timeIt(fn, runs) {
   return median(times);
 }
 
+/** Median times of a and b, measured alternately (after a warm-up), so drift hits both alike. */
+async function paired(a, b, runs) {
+  await a();
+  await b();
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
+  }
+  return [median(ta), median(tb)];
+}
+
 /** Bytes allocated while fn runs (sampling heap profiler, counting objects the GC already collected). */
 async function allocated(fn) {
   const session = new Session();
@@ -113,11 +130,11 @@ export async function adapterBenchmarks(lib, report, fmtBytes) {
     for await (const _c of stream) n++;
     return n;
   };
-  const viaOpenAI = () => drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(oaBody) }));
-  await rawOpenAI();
-  await viaOpenAI();
-  const floorOA = await timeIt(rawOpenAI, runs);
-  const oa = await timeIt(viaOpenAI, runs);
+  // Both sides use the same copy of each SDK, so the ratio is the adapter's own cost.
+  const openaiSdk = async () => ({ OpenAI, default: OpenAI });
+  const anthropicSdk = async () => ({ default: Anthropic });
+  const viaOpenAI = () => drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(oaBody), loadSdk: openaiSdk }));
+  const [floorOA, oa] = await paired(rawOpenAI, viaOpenAI, runs);
   report('adapter overhead: OpenAI, 100,000 deltas', oa, 'raw SDK', floorOA, '≤ 1.2×', oa / floorOA <= 1.2);
 
   const anBody = anthropicTextStream(100_000);
@@ -128,11 +145,8 @@ export async function adapterBenchmarks(lib, report, fmtBytes) {
     for await (const _e of stream) n++;
     return n;
   };
-  const viaAnthropic = () => drainAdapter(lib.createAnthropicAdapter(cfg('anthropic'), { fetch: memoryFetch(anBody) }));
-  await rawAnthropic();
-  await viaAnthropic();
-  const floorAN = await timeIt(rawAnthropic, runs);
-  const an = await timeIt(viaAnthropic, runs);
+  const viaAnthropic = () => drainAdapter(lib.createAnthropicAdapter(cfg('anthropic'), { fetch: memoryFetch(anBody), loadSdk: anthropicSdk }));
+  const [floorAN, an] = await paired(rawAnthropic, viaAnthropic, runs * 2);
   report('adapter overhead: Anthropic, 100,000 deltas', an, 'raw SDK', floorAN, '≤ 1.2×', an / floorAN <= 1.2);
 
   // ---- linear growth: a 1 MB vs a 4 MB tool-call argument ----
@@ -144,7 +158,7 @@ export async function adapterBenchmarks(lib, report, fmtBytes) {
   for (const s of sizes) {
     const body = openaiToolStream(s.bytes, s.fragments);
     const run = async () => {
-      const { message } = await drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(body) }));
+      const { message } = await drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(body), loadSdk: openaiSdk }));
       const call = message.content.find((c) => c.type === 'toolCall');
       if (!call || call.argumentsError || call.arguments.text.length !== s.bytes - 12) throw new Error('bad tool call');
     };

@@ -16,12 +16,14 @@ export const TRUNCATED_CALL = 'incomplete: the response was cut off';
 export interface AnthropicAdapterDeps {
   /** A fetch implementation for the SDK (default: the global fetch); used by benchmarks. */
   fetch?: typeof fetch;
+  /** Loads the SDK (default: a dynamic import); benchmarks pass the copy they measure against. */
+  loadSdk?: () => Promise<{ default: typeof Anthropic }>;
 }
 
 export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapterDeps = {}): ModelAdapter {
   let client: Promise<Anthropic> | undefined;
   const getClient = (): Promise<Anthropic> => {
-    client ??= import('@anthropic-ai/sdk').then(
+    client ??= (deps.loadSdk ?? (() => import('@anthropic-ai/sdk')))().then(
       ({ default: SDK }) =>
         new SDK({
           // A key is always passed, so the SDK never falls back to env vars or credential files.
