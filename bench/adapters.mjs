@@ -116,13 +116,45 @@ async function allocated(fn) {
   return total;
 }
 
+/**
+ * Each measurement runs in a fresh child process (`node bench/adapters.mjs NAME`), so the
+ * heap left by one benchmark does not tax the next.
+ */
 export async function adapterBenchmarks(lib, report, fmtBytes) {
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const child = (name) => {
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), name], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`adapter benchmark ${name} failed: ${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const oa = child('openai-overhead');
+  report('adapter overhead: OpenAI, 100,000 deltas', oa.adapter, 'raw SDK', oa.raw, '≤ 1.2×', oa.adapter / oa.raw <= 1.2);
+  const an = child('anthropic-overhead');
+  report('adapter overhead: Anthropic, 100,000 deltas', an.adapter, 'raw SDK', an.raw, '≤ 1.2×', an.adapter / an.raw <= 1.2);
+  const measured = [child('args-1'), child('args-4')];
+  for (const m of measured) {
+    report(`tool-call arguments: ${m.label}`, m.time, 'raw SDK', m.floor, '—', true);
+    console.log(`${''.padEnd(44)}   allocated ${fmtBytes(m.bytes).padStart(9)}   raw SDK ${fmtBytes(m.rawBytes).padStart(9)}   ratio ${(m.bytes / m.rawBytes).toFixed(2)}×`);
+  }
+  const [small, big] = measured;
+  const timeGrowth = big.time / small.time;
+  const allocGrowth = big.bytes / small.bytes;
+  console.log(`${'  4 MB ÷ 1 MB: time'.padEnd(44)} ${timeGrowth.toFixed(2)}×, allocations ${allocGrowth.toFixed(2)}× (linear ≈ 4×, quadratic ≈ 16×)  ${timeGrowth < 6 && allocGrowth < 6 ? 'ok' : 'MISSED'}`);
+  return { linear: timeGrowth < 6 && allocGrowth < 6 };
+}
+
+async function measure(name, lib) {
   const { default: OpenAI } = await import('openai');
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const runs = Number(process.env.BENCH_ADAPTER_RUNS ?? 5);
 
+  // Both sides use the same copy of each SDK, so the ratio is the adapter's own cost.
+  const openaiSdk = async () => ({ OpenAI, default: OpenAI });
+  const anthropicSdk = async () => ({ default: Anthropic });
+
   // ---- overhead: 100,000 deltas, adapter vs raw SDK iteration ----
-  const oaBody = openaiTextStream(100_000);
+  const oaBody = name === 'openai-overhead' ? openaiTextStream(100_000) : '';
   const rawOpenAI = async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: 'http://bench.invalid/v1', fetch: memoryFetch(oaBody), maxRetries: 0, logLevel: 'off' });
     const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
@@ -130,14 +162,13 @@ export async function adapterBenchmarks(lib, report, fmtBytes) {
     for await (const _c of stream) n++;
     return n;
   };
-  // Both sides use the same copy of each SDK, so the ratio is the adapter's own cost.
-  const openaiSdk = async () => ({ OpenAI, default: OpenAI });
-  const anthropicSdk = async () => ({ default: Anthropic });
   const viaOpenAI = () => drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(oaBody), loadSdk: openaiSdk }));
-  const [floorOA, oa] = await paired(rawOpenAI, viaOpenAI, runs);
-  report('adapter overhead: OpenAI, 100,000 deltas', oa, 'raw SDK', floorOA, '≤ 1.2×', oa / floorOA <= 1.2);
+  if (name === 'openai-overhead') {
+    const [raw, adapter] = await paired(rawOpenAI, viaOpenAI, runs);
+    return { raw, adapter };
+  }
 
-  const anBody = anthropicTextStream(100_000);
+  const anBody = name === 'anthropic-overhead' ? anthropicTextStream(100_000) : '';
   const rawAnthropic = async () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: 'http://bench.invalid', fetch: memoryFetch(anBody), maxRetries: 0, logLevel: 'off' });
     const stream = await client.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true });
@@ -146,39 +177,32 @@ export async function adapterBenchmarks(lib, report, fmtBytes) {
     return n;
   };
   const viaAnthropic = () => drainAdapter(lib.createAnthropicAdapter(cfg('anthropic'), { fetch: memoryFetch(anBody), loadSdk: anthropicSdk }));
-  const [floorAN, an] = await paired(rawAnthropic, viaAnthropic, runs * 2);
-  report('adapter overhead: Anthropic, 100,000 deltas', an, 'raw SDK', floorAN, '≤ 1.2×', an / floorAN <= 1.2);
+  if (name === 'anthropic-overhead') {
+    const [raw, adapter] = await paired(rawAnthropic, viaAnthropic, runs * 2);
+    return { raw, adapter };
+  }
 
   // ---- linear growth: a 1 MB vs a 4 MB tool-call argument ----
-  const sizes = [
-    { label: '1 MB / 10,000 fragments', bytes: 1 << 20, fragments: 10_000 },
-    { label: '4 MB / 40,000 fragments', bytes: 4 << 20, fragments: 40_000 },
-  ];
-  const measured = [];
-  for (const s of sizes) {
-    const body = openaiToolStream(s.bytes, s.fragments);
-    const run = async () => {
-      const { message } = await drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(body), loadSdk: openaiSdk }));
-      const call = message.content.find((c) => c.type === 'toolCall');
-      if (!call || call.argumentsError || call.arguments.text.length !== s.bytes - 12) throw new Error('bad tool call');
-    };
-    const raw = async () => {
-      const client = new OpenAI({ apiKey: 'k', baseURL: 'http://bench.invalid/v1', fetch: memoryFetch(body), maxRetries: 0, logLevel: 'off' });
-      const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
-      for await (const _c of stream);
-    };
-    await run();
-    const time = await timeIt(run, runs);
-    const floor = await timeIt(raw, runs);
-    const bytes = await allocated(run);
-    const rawBytes = await allocated(raw);
-    measured.push({ ...s, time, bytes, floor, rawBytes });
-    report(`tool-call arguments: ${s.label}`, time, 'raw SDK', floor, '—', true);
-    console.log(`${''.padEnd(44)}   allocated ${fmtBytes(bytes).padStart(9)}   raw SDK ${fmtBytes(rawBytes).padStart(9)}   ratio ${(bytes / rawBytes).toFixed(2)}×`);
-  }
-  const [small, big] = measured;
-  const timeGrowth = big.time / small.time;
-  const allocGrowth = big.bytes / small.bytes;
-  console.log(`${'  4 MB ÷ 1 MB: time'.padEnd(44)} ${timeGrowth.toFixed(2)}×, allocations ${allocGrowth.toFixed(2)}× (linear ≈ 4×, quadratic ≈ 16×)  ${timeGrowth < 6 && allocGrowth < 6 ? 'ok' : 'MISSED'}`);
-  return { linear: timeGrowth < 6 && allocGrowth < 6 };
+  const s = name === 'args-1' ? { label: '1 MB / 10,000 fragments', bytes: 1 << 20, fragments: 10_000 } : { label: '4 MB / 40,000 fragments', bytes: 4 << 20, fragments: 40_000 };
+  const body = openaiToolStream(s.bytes, s.fragments);
+  const run = async () => {
+    const { message } = await drainAdapter(lib.createOpenAIAdapter(cfg('openai-compatible'), { fetch: memoryFetch(body), loadSdk: openaiSdk }));
+    const call = message.content.find((c) => c.type === 'toolCall');
+    if (!call || call.argumentsError || call.arguments.text.length !== s.bytes - 12) throw new Error('bad tool call');
+  };
+  const raw = async () => {
+    const client = new OpenAI({ apiKey: 'k', baseURL: 'http://bench.invalid/v1', fetch: memoryFetch(body), maxRetries: 0, logLevel: 'off' });
+    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    for await (const _c of stream);
+  };
+  const [floor, time] = await paired(raw, run, runs);
+  const bytes = await allocated(run);
+  const rawBytes = await allocated(raw);
+  return { ...s, time, floor, bytes, rawBytes };
+}
+
+if (process.argv[2]) {
+  const { fileURLToPath } = await import('node:url');
+  const lib = await import(fileURLToPath(new URL('../dist/index.mjs', import.meta.url)));
+  console.log(JSON.stringify(await measure(process.argv[2], lib)));
 }
