@@ -1,6 +1,6 @@
 // The CLI as a user meets it: a real process (bin/mini-agent → dist/), exit codes,
 // stdout/stderr discipline, session files and traces. Run `npm run build` first.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
@@ -342,17 +342,13 @@ describe('cli: SIGINT', () => {
   it('SIGINT in text mode says it is stopping and exits 130', async () => {
     const cwd = tempDir();
     const slow = writeScript(cwd, [{ delayMs: 50, text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') }]);
-    let sent = false;
+    // Piped stdout gets each answer only when it is complete, so signal on a timer.
     const r = await runCli(['--no-session', '--script', slow, 'talk'], {
       cwd,
-      onStdout: (_soFar, child) => {
-        if (!sent) {
-          sent = true;
-          child.kill('SIGINT');
-        }
-      },
+      onSpawn: (child) => void setTimeout(() => child.kill('SIGINT'), 400),
     });
     expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/^w0 w1/); // the partial answer is still shown, once
     expect(r.stderr).toMatch(/SIGINT/);
     expect(r.stderr).toMatch(/aborted/);
   });
@@ -584,5 +580,18 @@ describe('cli: traces', () => {
     const r = await runCli(['trace', empty], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 1/);
+  });
+});
+
+describe('cli: text output on a pipe', () => {
+  it('a retried response is printed once, without the failed attempt', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.mini-agent'), { recursive: true });
+    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 10 } }));
+    const script = writeScript(cwd, [{ text: 'half an answ', error: { kind: 'overloaded', message: 'busy' } }, { text: 'The whole answer.' }]);
+    const r = await runCli(['--no-session', '--script', script, 'go'], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('The whole answer.\n');
+    expect(r.stderr).toMatch(/retrying after overloaded/);
   });
 });

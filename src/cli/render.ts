@@ -15,10 +15,16 @@ export interface TextRendererOptions {
   stdout: Output;
   stderr: Output;
   verbose: boolean;
+  /**
+   * Stream answer text as it arrives (a terminal). Otherwise (a pipe) each response's text is
+   * written when it is complete, so a retried attempt's partial text never reaches stdout.
+   */
+  live?: boolean;
 }
 
-export function textRenderer({ stdout, stderr, verbose }: TextRendererOptions): (event: AgentEvent) => void {
+export function textRenderer({ stdout, stderr, verbose, live = true }: TextRendererOptions): (event: AgentEvent) => void {
   let atLineStart = true; // of stdout
+  let pending = ''; // this attempt's text, when not live
   let thinking = false;
   const endLine = () => {
     if (!atLineStart) {
@@ -53,11 +59,19 @@ export function textRenderer({ stdout, stderr, verbose }: TextRendererOptions): 
           thinking = false;
         }
         if (event.delta.length > 0) {
-          stdout.write(event.delta);
-          atLineStart = event.delta.endsWith('\n');
+          if (!live) pending += event.delta;
+          else {
+            stdout.write(event.delta);
+            atLineStart = event.delta.endsWith('\n');
+          }
         }
         break;
       case 'message_end':
+        if (pending) {
+          stdout.write(pending);
+          atLineStart = pending.endsWith('\n');
+          pending = '';
+        }
         endLine();
         break;
       case 'tool_start':
@@ -71,6 +85,11 @@ export function textRenderer({ stdout, stderr, verbose }: TextRendererOptions): 
         break;
       }
       case 'retry':
+        pending = '';
+        if (live && !atLineStart) {
+          endLine();
+          stderr.write('[the partial answer above is discarded]\n');
+        }
         stderr.write(`retrying after ${event.kind} (attempt ${event.attempt}, waiting ${Math.round(event.delayMs)} ms): ${event.message}\n`);
         break;
       case 'run_settled': {

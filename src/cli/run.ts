@@ -63,7 +63,7 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
 
   const out = guardedOutput(process.stdout);
   const err = guardedOutput(process.stderr);
-  runner.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose }));
+  runner.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose, live: process.stdout.isTTY === true }));
   if (args.json) for (const w of store.warnings) err.write(`warning: ${w}\n`);
   if (trace) runner.subscribe(trace.listener);
 
