@@ -341,11 +341,20 @@ describe('cli: SIGINT', () => {
 
   it('SIGINT in text mode says it is stopping and exits 130', async () => {
     const cwd = tempDir();
-    const slow = writeScript(cwd, [{ delayMs: 50, text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') }]);
-    // Piped stdout gets each answer only when it is complete, so signal on a timer.
+    const slow = writeScript(cwd, [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] },
+      { delayMs: 50, text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') },
+    ]);
+    // Piped stdout gets each answer only when it is complete: signal once the tool has run.
+    let sent = false;
     const r = await runCli(['--no-session', '--script', slow, 'talk'], {
       cwd,
-      onSpawn: (child) => void setTimeout(() => child.kill('SIGINT'), 400),
+      onStderr: (soFar, child) => {
+        if (!sent && soFar.includes('✗ read_file')) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 120);
+        }
+      },
     });
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^w0 w1/); // the partial answer is still shown, once

@@ -52,6 +52,8 @@ export interface CliOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Called with stdout as it grows. */
   onStdout?: (soFar: string, child: import('node:child_process').ChildProcess) => void;
+  /** Called with stderr as it grows. */
+  onStderr?: (soFar: string, child: import('node:child_process').ChildProcess) => void;
   timeoutMs?: number;
 }
 
@@ -71,7 +73,10 @@ export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
       stdout += d;
       opts.onStdout?.(stdout, child);
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      opts.onStderr?.(stderr, child);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
