@@ -45,6 +45,16 @@ const ModelErrorSchema = Type.Object({
   status: Type.Optional(Type.Number()),
   retryAfterMs: Type.Optional(Type.Number()),
 });
+export const LastRunSchema = Type.Object({
+  runId: Str,
+  startedAt: Str,
+  durationMs: Type.Number(),
+  stopReason: Str,
+  turns: Int,
+  toolCalls: Int,
+  toolErrors: Int,
+  usage: UsageSchema,
+});
 export const StatsSchema = Type.Object({
   usage: UsageSchema,
   turns: Int,
@@ -57,16 +67,7 @@ const SessionStatsSchema = Type.Object({
   session: StatsSchema,
   activePath: StatsSchema,
   lastRun: Type.Union([
-    Type.Object({
-      runId: Str,
-      startedAt: Str,
-      durationMs: Type.Number(),
-      stopReason: Str,
-      turns: Int,
-      toolCalls: Int,
-      toolErrors: Int,
-      usage: UsageSchema,
-    }),
+    LastRunSchema,
     Type.Null(),
   ]),
 });

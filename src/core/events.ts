@@ -12,19 +12,22 @@ export interface Stats {
   wallTimeMs: number;
 }
 
+/** What one run did (also stored in the session as a `run` entry). */
+export interface LastRun {
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  stopReason: string;
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+  usage: Usage;
+}
+
 export interface SessionStats {
   session: Stats;
   activePath: Stats;
-  lastRun: {
-    runId: string;
-    startedAt: string;
-    durationMs: number;
-    stopReason: string;
-    turns: number;
-    toolCalls: number;
-    toolErrors: number;
-    usage: Usage;
-  } | null;
+  lastRun: LastRun | null;
 }
 
 export const EVENT_SCHEMA_VERSION = 1;

@@ -1,8 +1,8 @@
 // The session file format: a header line, then one entry per line.
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
-import type { Stats } from '../core/events.js';
-import type { Message, Usage } from '../core/types.js';
+import type { LastRun, Stats } from '../core/events.js';
+import type { Message } from '../core/types.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
@@ -64,16 +64,8 @@ export interface SessionInfoEntry extends EntryBase {
   name: string | null;
 }
 
-/** What one run did; with a snapshot of the session's shape, so listings read only the tail. */
-export interface RunRecord {
-  runId: string;
-  startedAt: string;
-  durationMs: number;
-  stopReason: string;
-  turns: number;
-  toolCalls: number;
-  toolErrors: number;
-  usage: Usage;
+/** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
+export interface RunRecord extends LastRun {
   error?: string;
   /** The active leaf when the run ended. */
   leafId: string | null;

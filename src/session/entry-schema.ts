@@ -3,7 +3,7 @@
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
-import { Assistant, Int, StatsSchema, Str, Text, UsageSchema } from '../core/event-schema.js';
+import { Assistant, Int, LastRunSchema, StatsSchema, Str, Text } from '../core/event-schema.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
 const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -60,14 +60,7 @@ export const SessionEntrySchema = Type.Union(
         type: Type.Literal('run'),
         ...base,
         parentId: Null,
-        runId: Str,
-        startedAt: Str,
-        durationMs: Type.Number(),
-        stopReason: Str,
-        turns: Int,
-        toolCalls: Int,
-        toolErrors: Int,
-        usage: UsageSchema,
+        ...LastRunSchema.properties,
         error: Type.Optional(Str),
         leafId: Type.Union([Str, Null]),
         snapshot: Snapshot,
