@@ -430,3 +430,27 @@ describe('navigation: choosing the session', () => {
     }
   });
 });
+
+describe('navigation: -c skips what is not a session', () => {
+  it('an empty or foreign file newer than the last session does not capture -c', async () => {
+    const { mkdirSync: mk, writeFileSync: wf, readFileSync: rf } = await import('node:fs');
+    const { join: j } = await import('node:path');
+    const { sessionsDir } = await import('../src/cli/paths.js');
+    const h = await import('./support/helpers.js');
+    const cwd = h.tempDir();
+    const home = h.tempDir();
+    const s1 = h.writeScript(cwd, [{ text: 'first' }]);
+    expect((await h.runCli(['--script', s1, 'one'], { cwd, home })).code).toBe(0);
+    const dir = sessionsDir(cwd, { MINI_AGENT_HOME: home });
+    mk(dir, { recursive: true });
+    await new Promise((r) => setTimeout(r, 20));
+    wf(j(dir, 'zz-empty.jsonl'), '');
+    wf(j(dir, 'zz-junk.jsonl'), 'not json\n');
+    const s2 = h.writeScript(cwd, [{ text: 'second' }], 's2.json');
+    const r = await h.runCli(['-c', '--json', '--script', s2, 'two'], { cwd, home });
+    expect(r.code).toBe(0);
+    const start = h.parseJsonl(r.stdout)[0] as { type: string; session: { file: string } };
+    expect(start.session.file).not.toMatch(/zz-/);
+    expect(rf(j(dir, 'zz-empty.jsonl'), 'utf8')).toBe('');
+  });
+});

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type SessionSummary } from '../session/catalog.js';
 import { isContentEntry } from '../session/entries.js';
+import { readHeader } from '../session/migrate.js';
 import type { SessionStore } from '../session/store.js';
 import { agentHome, sessionsDir } from './paths.js';
 
@@ -66,7 +67,8 @@ function match(spec: string, sessions: SessionSummary[]): string | undefined {
 
 /** The most recently used (last written) session of this workspace. */
 export function continueSession(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const file = mostRecent(listSessionFiles(sessionsDir(cwd, env)));
+  // Files without a readable session header (left empty by a crash, or not sessions) are skipped.
+  const file = mostRecent(listSessionFiles(sessionsDir(cwd, env)).filter((f) => readHeader(f)?.type === 'session'));
   if (!file) throw new UsageError(`no session to continue in this workspace (${cwd}); start one without -c`);
   return file;
 }
