@@ -454,3 +454,18 @@ describe('navigation: -c skips what is not a session', () => {
     expect(rf(j(dir, 'zz-empty.jsonl'), 'utf8')).toBe('');
   });
 });
+
+describe('navigation: --session on something that is not a file', () => {
+  it('a directory is a usage error naming it, and nothing is created', async () => {
+    const { mkdirSync: mk, readdirSync: rd } = await import('node:fs');
+    const { join: j } = await import('node:path');
+    const h = await import('./support/helpers.js');
+    const cwd = h.tempDir();
+    mk(j(cwd, 'adir'));
+    const s = h.writeScript(cwd, [{ text: 'x' }]);
+    const r = await h.runCli(['--session', j(cwd, 'adir'), '--script', s, 'hi'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/adir is a directory, not a session file/);
+    expect(rd(cwd).sort()).toEqual(['adir', 'script.json']);
+  });
+});

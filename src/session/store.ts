@@ -67,7 +67,15 @@ export class SessionStore {
 
   /** Loads an existing session file. Corrupt lines are skipped with a warning; the file is never rewritten. */
   static open(file: string, opts: { now?: () => Date } = {}): SessionStore {
-    const parsed = parseSessionText(readFileSync(file), file);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'EISDIR' ? 'is a directory, not a session file' : code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`;
+      throw new SessionFileError(`${file} ${why}`);
+    }
+    const parsed = parseSessionText(bytes, file);
     const store = new SessionStore(parsed.header, file, new FileSink(file, parsed.needsNewline), parsed.warnings, opts.now);
     const warnings = store.warnings as string[];
     for (const entry of parsed.entries) store.index(entry, warnings);
