@@ -17,13 +17,12 @@ import type { SessionStore } from '../session/store.js';
 import { projectMessages, unansweredToolCalls } from '../session/projector.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
-import type { RetryPolicy } from './retry.js';
-import { ABORTED, streamWithRetry } from './turn-stream.js';
+import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
 
 export const DEFAULT_MAX_TURNS = 50;
 export { DEFAULT_IDLE_TIMEOUT_MS } from './turn-stream.js';
 
-export interface LoopOptions {
+export interface LoopOptions extends TurnPolicy {
   store: SessionStore;
   model: ModelAdapter;
   tools: ToolRegistry;
@@ -38,12 +37,6 @@ export interface LoopOptions {
   runId?: string;
   /** Reported as warning events right after run_start. */
   warnings?: readonly string[];
-  retry?: RetryPolicy;
-  /** A stream that sends nothing for this long is dropped and retried as a network error. */
-  idleTimeoutMs?: number;
-  /** Injected for tests (a fake clock); defaults to real timers and Math.random. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
-  random?: () => number;
 }
 
 export interface RunOutcome {
@@ -108,7 +101,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
 
     const response = await streamWithRetry(
-      { model, emit, retry: opts.retry, idleTimeoutMs: opts.idleTimeoutMs, sleep: opts.sleep, random: opts.random },
+      opts,
       { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal },
       turn,
     );

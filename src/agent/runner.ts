@@ -7,10 +7,10 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { randomUUID } from 'node:crypto';
 import { sessionStats, snapshotOf } from '../session/stats.js';
-import type { RetryPolicy } from './retry.js';
+import type { TurnPolicy } from './turn-stream.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
-export interface RunnerOptions {
+export interface RunnerOptions extends TurnPolicy {
   store: SessionStore;
   model: ModelAdapter;
   tools: ToolRegistry;
@@ -18,11 +18,6 @@ export interface RunnerOptions {
   maxTurns?: number;
   systemPrompt?: string;
   now?: () => number;
-  retry?: RetryPolicy;
-  idleTimeoutMs?: number;
-  /** Injected for tests: the retry wait and the jitter source. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
-  random?: () => number;
 }
 
 export interface RunResult extends RunOutcome {

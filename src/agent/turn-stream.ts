@@ -8,13 +8,19 @@ import { decideRetry, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js'
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 export const ABORTED: ModelError = { kind: 'aborted', message: 'the run was aborted', retryable: false };
 
-export interface TurnStreamOptions {
-  model: ModelAdapter;
-  emit: (event: EventBody) => void;
+/** How a turn is retried and timed out; shared by the loop and the runner options. */
+export interface TurnPolicy {
   retry?: RetryPolicy;
+  /** A stream that sends nothing for this long is dropped and retried as a network error. */
   idleTimeoutMs?: number;
+  /** Injected for tests (a fake clock); defaults to real timers and Math.random. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   random?: () => number;
+}
+
+export interface TurnStreamOptions extends TurnPolicy {
+  model: ModelAdapter;
+  emit: (event: EventBody) => void;
 }
 
 export interface TurnResponse {

@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'run': {
       const { runCommand } = await import('./run.js');
-      return runCommand(args, VERSION);
+      return runCommand(args);
     }
   }
 }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type SessionSummary } from '../session/catalog.js';
 import { isContentEntry } from '../session/entries.js';
-import { readHeader } from '../session/migrate.js';
+import { readHeader } from '../session/session-file.js';
 import type { SessionStore } from '../session/store.js';
 import { agentHome, sessionsDir } from './paths.js';
 

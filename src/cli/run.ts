@@ -17,7 +17,7 @@ import { EXIT } from './exit-codes.js';
 import { openSessionForRun, type OpenedSession } from './session-open.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
-export async function runCommand(args: RunArgs, _version: string): Promise<number> {
+export async function runCommand(args: RunArgs): Promise<number> {
   const cwd = process.cwd();
   let prompt: string;
   let model: ModelAdapter;
@@ -26,25 +26,14 @@ export async function runCommand(args: RunArgs, _version: string): Promise<numbe
   let resolved: Resolved;
   let trace: ReturnType<typeof openTrace> | undefined;
   try {
-    // --branch/--fork without a prompt only move the leaf or create the fork: no model needed.
-    const runs = args.prompt !== undefined || (!args.branch && !args.fork);
-    resolved = args.script || !runs ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
-    prompt = runs ? (args.prompt ?? (await readPromptFromStdin())) : '';
-    model = runs ? await createModel(args, resolved) : (undefined as never);
+    // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
+    if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
+    resolved = args.script ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
+    prompt = args.prompt ?? (await readPromptFromStdin());
+    model = await createModel(args, resolved);
     opened = openSessionForRun(args, cwd, process.env);
     store = opened.store;
     for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
-    if (!runs) {
-      const m = opened.moved!;
-      process.stdout.write(
-        m.kind === 'fork'
-          ? `${store.id} ${store.file}\n`
-          : `active leaf of session ${store.id} is now ${m.entryId}\n`,
-      );
-      opened.lock?.release();
-      store.close();
-      return EXIT.completed;
-    }
     trace = args.trace ? openTrace(args.trace, store) : undefined;
   } catch (err) {
     if (err instanceof UsageError || err instanceof SessionFileError) {
@@ -119,6 +108,17 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
       if (!closed && !stream.destroyed) stream.write(text);
     },
   };
+}
+
+/** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
+function moveOnly(args: RunArgs, cwd: string): number {
+  const opened = openSessionForRun(args, cwd, process.env);
+  const { store, moved } = opened;
+  for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
+  process.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
+  opened.lock?.release();
+  store.close();
+  return EXIT.completed;
 }
 
 /** With --script no provider is needed, but config files still give maxTurns and retry. */

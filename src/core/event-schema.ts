@@ -146,12 +146,13 @@ export function eventJsonSchema(): Record<string, unknown> {
 
 // ---- compile-time checks: the schema and the TypeScript types must agree ----
 /** Mutual assignability: every value of one type is a value of the other. */
-type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
+export type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Assert<T extends true> = T;
+/** The members of union U whose `type` is K. */
+export type ByType<U, K> = U extends { type: K } ? U : never;
 export type _UsageMatches = Assert<Equals<Static<typeof UsageSchema>, Usage>>;
 export type _AssistantMatches = Assert<Equals<Static<typeof Assistant>, AssistantMessage>>;
 export type _ErrorMatches = Assert<Equals<Static<typeof ModelErrorSchema>, ModelError>>;
-type ByType<U, K> = U extends { type: K } ? U : never;
 export type _EventsMatch = Assert<
   Equals<
     { [K in AgentEvent['type']]: Omit<ByType<AgentEvent, K>, never> },

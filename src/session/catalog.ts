@@ -1,9 +1,10 @@
 // Finding and summarizing session files without reading them whole: the header from the
 // head, the latest `run` entry (with its snapshot) from the tail. Read-only: no lock.
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stats } from '../core/events.js';
 import type { RunEntry, SessionEntry, SessionHeader } from './entries.js';
+import { readAt, readHeaderAt } from './session-file.js';
 import { sessionStats, snapshotOf } from './stats.js';
 import { SessionStore } from './store.js';
 
@@ -48,17 +49,6 @@ export function listAllSessionFiles(sessionsRoot: string): string[] {
   return dirs.flatMap(listSessionFiles);
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
-  let off = 0;
-  while (off < length) {
-    const n = readSync(fd, buf, off, length - off, position + off);
-    if (n === 0) break;
-    off += n;
-  }
-  return buf.subarray(0, off);
-}
-
 /** Summarizes one session file; undefined when it is not a readable session. */
 export function summarizeSession(file: string): SessionSummary | undefined {
   let fd: number;
@@ -69,14 +59,8 @@ export function summarizeSession(file: string): SessionSummary | undefined {
   }
   try {
     const stat = fstatSync(fd);
-    const head = readAt(fd, 0, Math.min(stat.size, 8192)).toString('utf8');
-    let header: SessionHeader;
-    try {
-      header = JSON.parse(head.split('\n')[0]) as SessionHeader;
-      if (header.type !== 'session' || typeof header.id !== 'string') return undefined;
-    } catch {
-      return undefined;
-    }
+    const header = readHeaderAt(fd) as SessionHeader | undefined;
+    if (header?.type !== 'session' || typeof header.id !== 'string') return undefined;
     const base = {
       id: header.id,
       file,
@@ -144,8 +128,8 @@ function addRun(stats: { session: Stats; activePath: Stats }, run: RunEntry) {
 
 function fullScan(file: string): Omit<SessionSummary, 'id' | 'file' | 'cwd' | 'created' | 'lastUsed' | 'parentSession'> {
   const store = SessionStore.open(file);
-  const snap = snapshotOf(store);
   const stats = sessionStats(store);
+  const snap = snapshotOf(store, stats);
   const last = [...store.entries()].reverse().find((e): e is RunEntry => e.type === 'run');
   let lastRun: SessionSummary['lastRun'] = null;
   if (last) {

@@ -3,7 +3,7 @@
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
-import { Assistant, Int, LastRunSchema, StatsSchema, Str, Text } from '../core/event-schema.js';
+import { Assistant, Int, LastRunSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
 const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -82,10 +82,7 @@ export function sessionJsonSchema(): Record<string, unknown> {
 }
 
 // ---- compile-time checks: the schema and the TypeScript types must agree ----
-type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
 export type _HeaderMatches = Assert<Equals<Static<typeof SessionHeaderSchema>, SessionHeader>>;
-type ByType<U, K> = U extends { type: K } ? U : never;
 export type _EntriesMatch = Assert<
   Equals<
     { [K in SessionEntry['type']]: Omit<ByType<SessionEntry, K>, never> },

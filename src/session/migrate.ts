@@ -1,9 +1,9 @@
 // Migrations of older session files. A file is never rewritten in place: the migrated
 // content goes to a new file, the original is kept as a backup (a hard link, so its bytes
 // are untouched), and the new file is renamed over the old name.
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
-import { parseSessionText } from './session-file.js';
+import { parseSessionText, readHeader } from './session-file.js';
 
 /** One step: entries of version `from` → entries of version `from + 1`. */
 type Migration = (header: SessionHeader, entries: SessionEntry[]) => { header: SessionHeader; entries: SessionEntry[] };
@@ -19,27 +19,6 @@ export interface MigrationResult {
   from: number;
   to: number;
   backup: string;
-}
-
-/** Reads only the header line; undefined when it is not a readable header. */
-export function readHeader(file: string): Partial<SessionHeader> | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buf = Buffer.alloc(8192);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const line = buf.subarray(0, n).toString('utf8').split('\n')[0];
-    const h = JSON.parse(line) as Partial<SessionHeader>;
-    return typeof h === 'object' && h !== null ? h : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function readHeaderVersion(file: string): number | undefined {

@@ -1,6 +1,6 @@
 // Reading and appending session files. Parsing is pure (text in, entries and
 // warnings out); the append sink is the only place that writes.
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
 
 /** A session file that must not be used: bad header, newer version. The file is left untouched. */
@@ -150,5 +150,42 @@ export class FileSink implements EntrySink {
       closeSync(this.fd);
       this.fd = undefined;
     }
+  }
+}
+
+/** Reads up to `length` bytes at `position` (fewer at the end of the file). */
+export function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let off = 0;
+  while (off < length) {
+    const n = readSync(fd, buf, off, length - off, position + off);
+    if (n === 0) break;
+    off += n;
+  }
+  return buf.subarray(0, off);
+}
+
+/** The header line of an open file, parsed; undefined when it is not a JSON object. */
+export function readHeaderAt(fd: number): Partial<SessionHeader> | undefined {
+  try {
+    const h = JSON.parse(readAt(fd, 0, 8192).toString('utf8').split('\n')[0]) as Partial<SessionHeader>;
+    return typeof h === 'object' && h !== null ? h : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads only the header line of `file`; undefined when it is missing or unreadable. */
+export function readHeader(file: string): Partial<SessionHeader> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return readHeaderAt(fd);
+  } finally {
+    closeSync(fd);
   }
 }
