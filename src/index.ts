@@ -20,4 +20,4 @@ export { createAnthropicAdapter } from './model/anthropic.js';
 export { classifyError } from './model/errors.js';
 export { PROVIDERS, modelInfo, computeCost, type AdapterConfig, type Pricing } from './model/models.js';
 export { decideRetry, DEFAULT_RETRY, type RetryPolicy } from './agent/retry.js';
-export { sessionsDir, agentHome } from './cli/paths.js';
+export { sessionsDir, agentHome } from './session/paths.js';

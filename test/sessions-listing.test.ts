@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSessionFile, sessionsDir } from '../src/cli/paths.js';
+import { newSessionFile, sessionsDir } from '../src/session/paths.js';
 import type { ScriptTurn } from '../src/model/script.js';
 import type { SessionSummary } from '../src/session/catalog.js';
 import { sessionStats, snapshotOf } from '../src/session/stats.js';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../src/model/script.js';
-import { newSessionFile, sessionsDir } from '../src/cli/paths.js';
+import { newSessionFile, sessionsDir } from '../src/session/paths.js';
 import type { SessionHeader } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
 import { runCli, tempDir } from './support/helpers.js';
@@ -435,7 +435,7 @@ describe('navigation: -c skips what is not a session', () => {
   it('an empty or foreign file newer than the last session does not capture -c', async () => {
     const { mkdirSync: mk, writeFileSync: wf, readFileSync: rf } = await import('node:fs');
     const { join: j } = await import('node:path');
-    const { sessionsDir } = await import('../src/cli/paths.js');
+    const { sessionsDir } = await import('../src/session/paths.js');
     const h = await import('./support/helpers.js');
     const cwd = h.tempDir();
     const home = h.tempDir();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { UsageError } from '../core/types.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
-import { agentHome } from './paths.js';
+import { agentHome } from '../session/paths.js';
 
 export interface ModelOverride {
   contextWindow?: number;

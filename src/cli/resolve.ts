@@ -7,7 +7,7 @@ import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type S
 import { isContentEntry } from '../session/entries.js';
 import { readHeader } from '../session/session-file.js';
 import type { SessionStore } from '../session/store.js';
-import { agentHome, sessionsDir } from './paths.js';
+import { agentHome, sessionsDir } from '../session/paths.js';
 
 /** Edit distance, for "did you mean". */
 export function distance(a: string, b: string): number {

@@ -7,7 +7,7 @@ import { SessionFileError } from '../session/session-file.js';
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
-import { agentHome, sessionsDir } from './paths.js';
+import { agentHome, sessionsDir } from '../session/paths.js';
 import { preview } from './render.js';
 import { continueSession, resolveEntry, resolveSession } from './resolve.js';
 import { openForWrite } from './session-open.js';

@@ -10,7 +10,7 @@ import { migrateIfNeeded } from '../session/migrate.js';
 import { readHeader } from '../session/session-file.js';
 import { SessionStore } from '../session/store.js';
 import type { RunArgs } from './args.js';
-import { newSessionFile } from './paths.js';
+import { newSessionFile } from '../session/paths.js';
 import { continueSession, resolveEntry, resolveSession } from './resolve.js';
 
 export interface OpenedSession {

@@ -1,4 +1,4 @@
-// Where mini-agent keeps its state: MINI_AGENT_HOME (default ~/.mini-agent).
+// Where mini-agent keeps its state: MINI_AGENT_HOME (default ~/.mini-agent), and where each workspace's sessions live.
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
