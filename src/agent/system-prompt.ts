@@ -1,6 +1,6 @@
 // The system prompt: small on purpose. It states the tools, the workspace and how
 // truncated output continues; project instructions come from extensions later.
-import type { ToolSpec } from '../model/adapter.js';
+import type { ToolSpec } from '../core/types.js';
 
 export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[]; date?: Date }): string {
   const tools = opts.tools.map((t) => `- ${t.name}: ${t.description}`).join('\n');

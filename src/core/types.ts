@@ -23,6 +23,16 @@ export interface ToolCall {
   argumentsError?: string;
 }
 
+/**
+ * A tool as the model sees it: a name, a description and a JSON Schema for the arguments.
+ * The contract between tools/ (which define them) and model/ (which sends them), so it lives here.
+ */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 
 /** Why an assistant message ended. */

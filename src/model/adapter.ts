@@ -1,13 +1,8 @@
 // The one interface between the loop and any model. Adapters stream unified
 // events; they never run tools and never touch the session.
-import type { AssistantMessage, Message, ModelError, ToolCall } from '../core/types.js';
+import type { AssistantMessage, Message, ModelError, ToolCall, ToolSpec } from '../core/types.js';
 
-/** A tool as the model sees it: a name, a description and a JSON Schema for the arguments. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolSpec };
 
 export interface ModelRequest {
   messages: readonly Message[];

@@ -2,7 +2,7 @@
 // Every failure becomes an isError result that tells the model what went wrong.
 import { Compile } from 'typebox/compile';
 import type { ToolCall } from '../core/types.js';
-import type { ToolSpec } from '../model/adapter.js';
+import type { ToolSpec } from '../core/types.js';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, truncateHead, type TruncateLimits } from './truncate.js';
 
