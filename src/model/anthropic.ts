@@ -7,7 +7,7 @@ import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js'
 import { toAnthropicRequest } from './anthropic-convert.js';
 import { classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, modelError } from './errors.js';
 import { computeCost, type AdapterConfig } from './models.js';
-import { parseToolCall } from './scripted.js';
+import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
 

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { emptyUsage, type Message, type StopReason, type ToolCall, type Usage } from '../core/types.js';
+import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
 import { computeCost, type AdapterConfig } from './models.js';
 
@@ -121,20 +121,4 @@ export function toUsage(u: ChunkUsage | null | undefined, pricing: AdapterConfig
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-/** Parses a finished call's arguments once. Never throws; a bad call gets `argumentsError` and `{}`. */
-export function finishToolCall(id: string, name: string, raw: string): ToolCall {
-  if (name === '') return { type: 'toolCall', id, name, arguments: {}, argumentsError: 'the tool call has no name' };
-  if (raw.trim() === '') return { type: 'toolCall', id, name, arguments: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (err) {
-    return { type: 'toolCall', id, name, arguments: {}, argumentsError: `the arguments are not valid JSON (${(err as Error).message})` };
-  }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return { type: 'toolCall', id, name, arguments: value as Record<string, unknown> };
-  }
-  return { type: 'toolCall', id, name, arguments: {}, argumentsError: 'the arguments are not a JSON object' };
 }

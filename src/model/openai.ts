@@ -6,7 +6,8 @@ import { emptyUsage, type AssistantMessage, type ModelError, type StopReason, ty
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { classifyError, INCOMPLETE_STREAM } from './errors.js';
 import type { AdapterConfig } from './models.js';
-import { finishToolCall, mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
+import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
+import { parseToolCall } from './tool-call.js';
 
 export { toOpenAIRequest, toOpenAIMessages, INTERRUPTED_RESULT } from './openai-convert.js';
 
@@ -204,7 +205,7 @@ export class ChatStreamAccumulator {
     this.finishReason = reason;
     const ordered = [...this.calls].sort((a, b) => a.providerIndex - b.providerIndex || a.slot - b.slot);
     for (const call of ordered) {
-      const toolCall = finishToolCall(call.id, call.name, call.parts.join(''));
+      const toolCall = parseToolCall(call.id, call.name, call.parts.join(''));
       this.toolCalls.push(toolCall);
       events.push({ type: 'toolcall_end', index: call.slot, toolCall });
     }

@@ -1,9 +1,10 @@
 // The scripted model: a first-class adapter that replays a script, turn by turn.
 // Used by the tests, the demo and `--script FILE`. It records every request.
 import { randomBytes } from 'node:crypto';
-import { emptyUsage, type AssistantMessage, type Message, type ModelError, type ToolCall, type Usage } from '../core/types.js';
+import { emptyUsage, type AssistantMessage, type Message, type ModelError, type Usage } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent, ToolSpec } from './adapter.js';
 import { isRetryableKind } from './errors.js';
+import { parseToolCall } from './tool-call.js';
 import type { Script, ScriptTurn } from './script.js';
 
 export interface RecordedRequest {
@@ -102,19 +103,6 @@ export class ScriptedModel implements ModelAdapter {
     message.stopReason = turn.stopReason ?? (calls.length > 0 ? 'toolUse' : 'stop');
     message.usage = usageFor(turn, request);
     yield { type: 'done', message };
-  }
-}
-
-export function parseToolCall(id: string, name: string, raw: string): ToolCall {
-  if (raw.trim() === '') return { type: 'toolCall', id, name, arguments: {} };
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { type: 'toolCall', id, name, arguments: value as Record<string, unknown> };
-    }
-    return { type: 'toolCall', id, name, arguments: {}, argumentsError: 'the arguments are not a JSON object' };
-  } catch (err) {
-    return { type: 'toolCall', id, name, arguments: {}, argumentsError: `the arguments are not valid JSON (${(err as Error).message})` };
   }
 }
 
