@@ -1,6 +1,7 @@
 // The session runner: one run at a time per session, queued prompts, and the
 // run_settled event that closes every run, whatever happened inside.
 import { createEmitter, type AgentEvent, type EventListener } from '../core/events.js';
+import { emptyUsage } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -107,7 +108,7 @@ export class SessionRunner {
       outcome = {
         stopReason: 'error',
         error: { kind: 'unknown', message: `internal error: ${(err as Error)?.message ?? String(err)}`, retryable: false },
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+        usage: emptyUsage(),
         turns: 0,
         toolCalls: 0,
         toolErrors: 0,

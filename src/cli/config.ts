@@ -4,9 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
-import { UsageError } from '../core/types.js';
+import { isPlainObject, UsageError } from '../core/types.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { agentHome } from '../session/paths.js';
+
+/** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
+export class UnknownProviderError extends UsageError {
+  constructor(readonly provider: string) {
+    super(`unknown provider "${provider}" (known: ${Object.keys(PROVIDERS).join(', ')})`);
+  }
+}
 
 export interface ModelOverride {
   contextWindow?: number;
@@ -104,7 +111,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
   const provider = String(mergeLayers(base).value.provider);
   const preset = PROVIDERS[provider];
   if (!preset) {
-    throw new UsageError(`unknown provider "${provider}" (known: ${Object.keys(PROVIDERS).join(', ')})`);
+    throw new UnknownProviderError(provider);
   }
   const baseUrlEnv = provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : provider === 'openai' || provider === 'openai-compatible' ? 'OPENAI_BASE_URL' : undefined;
 
@@ -252,8 +259,4 @@ export function showConfig(resolved: Resolved): Array<{ key: string; value: unkn
     rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });
   }
   return rows;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -108,6 +108,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** A JSON object: not null, not an array. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string {
   let out = '';
   for (const c of content) if (c.type === 'text' && c.text !== undefined) out += c.text;

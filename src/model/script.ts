@@ -1,6 +1,6 @@
 // The scripted-model file format: {"turns": [ ... ]}, one assistant response per turn.
 // Parsing is pure and gives errors that name the file and the field.
-import { UsageError, type ModelErrorKind, type StopReason, type Usage } from '../core/types.js';
+import { isPlainObject, UsageError, type ModelErrorKind, type StopReason, type Usage } from '../core/types.js';
 
 export interface ScriptToolCall {
   id?: string;
@@ -42,7 +42,7 @@ export function parseScript(text: string, label: string): Script {
   const fail = (where: string, what: string): never => {
     throw new UsageError(`${label}: ${where} ${what}`);
   };
-  if (!isObject(value)) fail('the script', 'must be a JSON object {"turns": [...]}');
+  if (!isPlainObject(value)) fail('the script', 'must be a JSON object {"turns": [...]}');
   const turns = (value as Record<string, unknown>).turns;
   if (!Array.isArray(turns)) fail('"turns"', 'must be an array');
   (turns as unknown[]).forEach((turn, i) => checkTurn(turn, `turns[${i}]`, fail));
@@ -50,7 +50,7 @@ export function parseScript(text: string, label: string): Script {
 }
 
 function checkTurn(turn: unknown, at: string, fail: (where: string, what: string) => never): void {
-  if (!isObject(turn)) fail(at, 'must be an object');
+  if (!isPlainObject(turn)) fail(at, 'must be an object');
   const t = turn as Record<string, unknown>;
   for (const key of Object.keys(t)) if (!TURN_KEYS.has(key)) fail(`${at}.${key}`, `is not a known field (known: ${[...TURN_KEYS].join(', ')})`);
   if (t.text !== undefined && typeof t.text !== 'string') fail(`${at}.text`, 'must be a string');
@@ -63,30 +63,26 @@ function checkTurn(turn: unknown, at: string, fail: (where: string, what: string
     if (!Array.isArray(t.toolCalls)) fail(`${at}.toolCalls`, 'must be an array');
     (t.toolCalls as unknown[]).forEach((call, j) => {
       const where = `${at}.toolCalls[${j}]`;
-      if (!isObject(call)) fail(where, 'must be an object');
+      if (!isPlainObject(call)) fail(where, 'must be an object');
       const c = call as Record<string, unknown>;
       if (typeof c.name !== 'string' || c.name === '') fail(`${where}.name`, 'must be a non-empty string');
       if (c.id !== undefined && typeof c.id !== 'string') fail(`${where}.id`, 'must be a string');
       if (c.arguments === undefined) c.arguments = {};
-      if (!isObject(c.arguments)) fail(`${where}.arguments`, 'must be an object');
+      if (!isPlainObject(c.arguments)) fail(`${where}.arguments`, 'must be an object');
       if (c.rawArguments !== undefined && typeof c.rawArguments !== 'string') fail(`${where}.rawArguments`, 'must be a string');
     });
   }
   if (t.error !== undefined) {
     const e = t.error as Record<string, unknown>;
-    if (!isObject(e)) fail(`${at}.error`, 'must be an object {"kind", "message"}');
+    if (!isPlainObject(e)) fail(`${at}.error`, 'must be an object {"kind", "message"}');
     if (!ERROR_KINDS.includes(e.kind as ModelErrorKind)) fail(`${at}.error.kind`, `must be one of ${ERROR_KINDS.join(', ')}`);
     if (typeof e.message !== 'string') fail(`${at}.error.message`, 'must be a string');
   }
   if (t.usage !== undefined) {
-    if (!isObject(t.usage)) fail(`${at}.usage`, 'must be an object');
+    if (!isPlainObject(t.usage)) fail(`${at}.usage`, 'must be an object');
     for (const [k, v] of Object.entries(t.usage as object)) {
       if (!USAGE_KEYS.has(k)) fail(`${at}.usage.${k}`, `is not a known field (known: ${[...USAGE_KEYS].join(', ')})`);
       if (typeof v !== 'number' || v < 0) fail(`${at}.usage.${k}`, 'must be a number >= 0');
     }
   }
-}
-
-function isObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -2,7 +2,7 @@
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
 import type { LastRun, Stats } from '../core/events.js';
-import type { Message } from '../core/types.js';
+import { isPlainObject, type Message } from '../core/types.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
@@ -111,8 +111,8 @@ const ENTRY_TYPES = new Set(['message', 'compaction', 'label', 'leaf', 'session_
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const e = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return 'not a JSON object';
+  const e = value;
   if (typeof e.id !== 'string' || e.id === '') return 'missing "id"';
   if (e.parentId !== null && typeof e.parentId !== 'string') return 'missing "parentId"';
   if (typeof e.type !== 'string') return 'missing "type"';

@@ -1,13 +1,14 @@
 // Session statistics, computed from entries (pure): tokens, cost, turns, tool calls and
 // failures, compactions and wall time, for the whole session, the active path and the last run.
 import type { LastRun, SessionStats, Stats } from '../core/events.js';
+import { emptyUsage } from '../core/types.js';
 import { type RunEntry, type SessionEntry, type SessionSnapshot } from './entries.js';
 import type { SessionStore } from './store.js';
 
 export type { LastRun, SessionStats, Stats };
 
 function empty(): Stats {
-  return { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }, turns: 0, toolCalls: 0, toolErrors: 0, compactions: 0, wallTimeMs: 0 };
+  return { usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0, compactions: 0, wallTimeMs: 0 };
 }
 
 /** Counts content entries; wall time comes from the given run entries. */
