@@ -8,21 +8,18 @@ import { exportJsonl, exportMarkdown } from '../session/export-text.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
 import { resolveSession } from './resolve.js';
-import { guarded } from './session-commands.js';
 
-export function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): Promise<number> {
-  return guarded(() => {
-    const store = SessionStore.open(resolveSession(args.session, process.cwd()));
-    for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
-    const text = args.format === 'md' ? exportMarkdown(store) : args.format === 'html' ? exportHtml(store) : exportJsonl(store);
-    if (!args.output) {
-      process.stdout.write(text);
-      return EXIT.completed;
-    }
-    writeAtomically(args.output, text);
-    process.stderr.write(`wrote ${args.output}\n`);
+export function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): number {
+  const store = SessionStore.open(resolveSession(args.session, process.cwd()));
+  for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
+  const text = args.format === 'md' ? exportMarkdown(store) : args.format === 'html' ? exportHtml(store) : exportJsonl(store);
+  if (!args.output) {
+    process.stdout.write(text);
     return EXIT.completed;
-  });
+  }
+  writeAtomically(args.output, text);
+  process.stderr.write(`wrote ${args.output}\n`);
+  return EXIT.completed;
 }
 
 /** Temp file + rename: an error leaves no partial file behind. */

@@ -1,23 +1,20 @@
 // The CLI entry. It parses arguments and loads the heavy parts only when needed,
-// so `--version` and `--help` touch nothing but this file and args.ts.
-import { UsageError } from '../core/types.js';
-import { parseCliArgs, USAGE } from './args.js';
+// so `--version` and `--help` touch nothing but this file, args.ts and guard.ts.
+// A usage error anywhere below becomes one stderr line and exit code 2 (guard.ts).
+import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { guarded } from './guard.js';
 
 declare const __MINI_AGENT_VERSION__: string | undefined;
 export const VERSION = typeof __MINI_AGENT_VERSION__ === 'string' ? __MINI_AGENT_VERSION__ : '0.0.0-dev';
 
 async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseCliArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`mini-agent: ${err.message}\nRun "mini-agent --help" for usage.\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
+  const args = await guarded(() => parseCliArgs(argv), { hint: 'Run "mini-agent --help" for usage.' });
+  if (typeof args === 'number') return args;
+  return guarded(() => dispatch(args));
+}
+
+async function dispatch(args: CliArgs): Promise<number> {
   switch (args.command) {
     case 'version':
       process.stdout.write(`mini-agent ${VERSION}\n`);

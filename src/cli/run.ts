@@ -4,44 +4,30 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { SessionRunner } from '../agent/runner.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
-import type { ModelAdapter } from '../model/adapter.js';
-import { SessionFileError } from '../session/session-file.js';
 import { SessionStore } from '../session/store.js';
 import { createReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
 import type { ModelFlags, RunArgs } from './args.js';
-import { loadConfig, showConfig, type Resolved } from './config.js';
+import { loadConfig, showConfig, UnknownProviderError, type Resolved } from './config.js';
 import { createModel } from './model-factory.js';
 import { EXIT } from './exit-codes.js';
-import { openSessionForRun, type OpenedSession } from './session-open.js';
+import { openSessionForRun } from './session-open.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
   const cwd = process.cwd();
-  let prompt: string;
-  let model: ModelAdapter;
-  let store: SessionStore;
-  let opened: OpenedSession;
-  let resolved: Resolved;
-  let trace: ReturnType<typeof openTrace> | undefined;
-  try {
-    // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
-    if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
-    resolved = args.script ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
-    prompt = args.prompt ?? (await readPromptFromStdin());
-    model = await createModel(args, resolved);
-    opened = openSessionForRun(args, cwd, process.env);
-    store = opened.store;
-    for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
-    trace = args.trace ? openTrace(args.trace, store) : undefined;
-  } catch (err) {
-    if (err instanceof UsageError || err instanceof SessionFileError) {
-      process.stderr.write(`mini-agent: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
+  // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
+  // code 2 in main.ts; nothing has run yet.
+  // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
+  if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
+  const resolved = args.script ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
+  const prompt = args.prompt ?? (await readPromptFromStdin());
+  const model = await createModel(args, resolved);
+  const opened = openSessionForRun(args, cwd, process.env);
+  const store = opened.store;
+  for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
+  const trace = args.trace ? openTrace(args.trace, store) : undefined;
   const lock = opened.lock;
 
   const permission: PermissionCheck | undefined = args.readOnly
@@ -126,7 +112,7 @@ function resolveForScript(cwd: string, args: RunArgs): Resolved {
   try {
     return loadConfig(cwd, process.env, args.flags);
   } catch (err) {
-    if (!(err instanceof UsageError) || !/unknown provider/.test(err.message)) throw err;
+    if (!(err instanceof UnknownProviderError)) throw err;
     return loadConfig(cwd, { ...process.env, MINI_AGENT_PROVIDER: 'openai' }, { ...args.flags, provider: undefined });
   }
 }
@@ -151,16 +137,7 @@ export function describeFailure(error: ModelError, provider: string, c: Resolved
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
 export function showConfigCommand(args: { flags: ModelFlags; json: boolean }): number {
-  let resolved: Resolved;
-  try {
-    resolved = loadConfig(process.cwd(), process.env, args.flags);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`mini-agent: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
+  const resolved = loadConfig(process.cwd(), process.env, args.flags);
   const rows = showConfig(resolved);
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');

@@ -3,7 +3,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
-import { SessionFileError } from '../session/session-file.js';
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
@@ -16,35 +15,20 @@ import { formatStats, formatTree, treeJson } from './tree-view.js';
 type Out = (s: string) => void;
 const out: Out = (s) => void process.stdout.write(s);
 
-/** Runs a command body, turning usage and session-file errors into exit code 2. */
-export async function guarded(body: () => number | Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof UsageError || err instanceof SessionFileError) {
-      process.stderr.write(`mini-agent: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
-}
-
-export function sessionsCommand(args: { all: boolean; json: boolean }): Promise<number> {
-  return guarded(() => {
-    const cwd = process.cwd();
-    const files = args.all ? listAllSessionFiles(join(agentHome(), 'sessions')) : listSessionFiles(sessionsDir(cwd));
-    const rows = summarizeAll(files);
-    if (args.json) {
-      out(JSON.stringify(rows, null, 2) + '\n');
-      return EXIT.completed;
-    }
-    if (rows.length === 0) {
-      process.stderr.write(args.all ? 'no sessions yet\n' : `no sessions in this workspace (${cwd}); try --all\n`);
-      return EXIT.completed;
-    }
-    out(formatSessionTable(rows, args.all));
+export function sessionsCommand(args: { all: boolean; json: boolean }): number {
+  const cwd = process.cwd();
+  const files = args.all ? listAllSessionFiles(join(agentHome(), 'sessions')) : listSessionFiles(sessionsDir(cwd));
+  const rows = summarizeAll(files);
+  if (args.json) {
+    out(JSON.stringify(rows, null, 2) + '\n');
     return EXIT.completed;
-  });
+  }
+  if (rows.length === 0) {
+    process.stderr.write(args.all ? 'no sessions yet\n' : `no sessions in this workspace (${cwd}); try --all\n`);
+    return EXIT.completed;
+  }
+  out(formatSessionTable(rows, args.all));
+  return EXIT.completed;
 }
 
 export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boolean): string {
@@ -70,48 +54,42 @@ function openForReading(spec: string | undefined): SessionStore {
   return SessionStore.open(file);
 }
 
-export function treeCommand(args: { session?: string; json: boolean }): Promise<number> {
-  return guarded(() => {
-    const store = openForReading(args.session);
-    for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
-    const stats = sessionStats(store);
-    if (args.json) out(JSON.stringify(treeJson(store, stats), null, 2) + '\n');
-    else out(formatStats(store, stats) + formatTree(store));
+export function treeCommand(args: { session?: string; json: boolean }): number {
+  const store = openForReading(args.session);
+  for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
+  const stats = sessionStats(store);
+  if (args.json) out(JSON.stringify(treeJson(store, stats), null, 2) + '\n');
+  else out(formatStats(store, stats) + formatTree(store));
+  return EXIT.completed;
+}
+
+export function labelCommand(args: { session: string; entry: string; label: string | null }): number {
+  const file = resolveSession(args.session, process.cwd());
+  const { store, lock } = openForWrite(file, process.cwd());
+  try {
+    const entryId = resolveEntry(store, args.entry);
+    if (args.label !== null && args.label.trim() === '') throw new UsageError('a label must not be empty; use --clear to remove one');
+    store.append({ type: 'label', targetId: entryId, label: args.label });
+    store.sync();
+    out(args.label === null ? `cleared the label of ${entryId}\n` : `labelled ${entryId} "${args.label}"\n`);
     return EXIT.completed;
-  });
+  } finally {
+    store.close();
+    lock.release();
+  }
 }
 
-export function labelCommand(args: { session: string; entry: string; label: string | null }): Promise<number> {
-  return guarded(() => {
-    const file = resolveSession(args.session, process.cwd());
-    const { store, lock } = openForWrite(file, process.cwd());
-    try {
-      const entryId = resolveEntry(store, args.entry);
-      if (args.label !== null && args.label.trim() === '') throw new UsageError('a label must not be empty; use --clear to remove one');
-      store.append({ type: 'label', targetId: entryId, label: args.label });
-      store.sync();
-      out(args.label === null ? `cleared the label of ${entryId}\n` : `labelled ${entryId} "${args.label}"\n`);
-      return EXIT.completed;
-    } finally {
-      store.close();
-      lock.release();
-    }
-  });
-}
-
-export function nameCommand(args: { session: string; name: string }): Promise<number> {
-  return guarded(() => {
-    const file = resolveSession(args.session, process.cwd());
-    const { store, lock } = openForWrite(file, process.cwd());
-    try {
-      const name = args.name.trim();
-      store.append({ type: 'session_info', name: name === '' ? null : name });
-      store.sync();
-      out(name === '' ? `cleared the name of session ${store.id}\n` : `session ${store.id} is now named "${name}"\n`);
-      return EXIT.completed;
-    } finally {
-      store.close();
-      lock.release();
-    }
-  });
+export function nameCommand(args: { session: string; name: string }): number {
+  const file = resolveSession(args.session, process.cwd());
+  const { store, lock } = openForWrite(file, process.cwd());
+  try {
+    const name = args.name.trim();
+    store.append({ type: 'session_info', name: name === '' ? null : name });
+    store.sync();
+    out(name === '' ? `cleared the name of session ${store.id}\n` : `session ${store.id} is now named "${name}"\n`);
+    return EXIT.completed;
+  } finally {
+    store.close();
+    lock.release();
+  }
 }
