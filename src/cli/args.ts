@@ -85,8 +85,6 @@ export type CliArgs =
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean };
 
-export const SUBCOMMANDS = new Set(['trace', 'sessions', 'tree', 'label', 'name', 'export']);
-
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
   try {
