@@ -1,0 +1,67 @@
+// The block boundaries DESIGN.md promises, checked on the source: every relative import of a
+// file in src/ points at its own block or at a block below it, and no source file grows past
+// the size a reader can hold in their head.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** What each block may import, besides itself. front ends → agent → session/model/tools → core. */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  session: ['core'],
+  model: ['core'],
+  tools: ['core'],
+  agent: ['core', 'session', 'model', 'tools'],
+  cli: ['core', 'session', 'model', 'tools', 'agent'],
+  // The library entry re-exports the blocks; it must not reach into a front end.
+  '.': ['core', 'session', 'model', 'tools', 'agent'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+}
+
+function blockOf(file: string): string {
+  const rel = relative(SRC, file);
+  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '.';
+}
+
+/** Relative specifiers of static imports, re-exports and dynamic imports (type-only ones too: they are dependencies of the design). */
+function importsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)) out.push(m[1]);
+  return out;
+}
+
+describe('architecture', () => {
+  const files = sourceFiles(SRC);
+
+  it('finds the blocks', () => {
+    expect(new Set(files.map(blockOf))).toEqual(new Set(Object.keys(ALLOWED)));
+  });
+
+  it('imports point one way: front ends → agent → session, model, tools → core', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = blockOf(file);
+      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+        const to = blockOf(resolve(dirname(file), spec));
+        if (to !== from && !ALLOWED[from].includes(to)) violations.push(`${relative(SRC, file)} imports ${spec} (${from} → ${to})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the check sees every kind of import', () => {
+    const text = `import { a } from './x.js';\nimport type { B } from '../model/y.js';\nexport { c } from "../cli/z.js";\nconst m = await import('../agent/w.js');\nimport './side-effect.js';`;
+    expect(importsOf(text)).toEqual(['./x.js', '../model/y.js', '../cli/z.js', '../agent/w.js', './side-effect.js']);
+  });
+
+  it('no source file is over 400 lines', () => {
+    const long = files.map((f) => ({ f: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.lines > 400);
+    expect(long).toEqual([]);
+  });
+});
