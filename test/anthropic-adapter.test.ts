@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userMessage, type AssistantMessage, type Message, type ModelError, type ToolCall } from '../src/core/types.js';
 import type { ModelRequest, ModelStreamEvent, ToolSpec } from '../src/model/adapter.js';
-import { createAnthropicAdapter, TRUNCATED_CALL } from '../src/model/anthropic.js';
+import { createAnthropicAdapter } from '../src/model/anthropic.js';
+import { CUT_OFF_ARGUMENTS } from '../src/model/tool-call.js';
 import type { AdapterConfig } from '../src/model/models.js';
 import { sse, startServer, type Reply, type TestServer } from './support/http-server.js';
 
@@ -138,7 +139,15 @@ describe('recorded streams', () => {
     const message = done(await collect(server.url));
     expect(message.stopReason).toBe('length');
     expect(message.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^I'll create a comprehensive tax guide.*for you now\.$/) });
-    expect(message.content[1]).toEqual({ type: 'toolCall', id: 'toolu_01EKqbqmZrGRXy18eN7m9kvY', name: 'make_file', arguments: {}, argumentsError: TRUNCATED_CALL });
+    // The partial JSON the model streamed is kept as it was sent.
+    expect(message.content[1]).toEqual({
+      type: 'toolCall',
+      id: 'toolu_01EKqbqmZrGRXy18eN7m9kvY',
+      name: 'make_file',
+      arguments: {},
+      argumentsError: CUT_OFF_ARGUMENTS,
+      rawArguments: expect.stringMatching(/^\{"filename": "taxes\.txt", "lines_of_text": \[\n"# COMPREHENSIVE TAX GUIDE/),
+    });
     expect(message.usage).toMatchObject({ input: 450, output: 124, cacheRead: 0, cacheWrite: 0 });
   });
 
@@ -310,13 +319,13 @@ describe('stream failures', () => {
     expect(summary(events).text).toBe('Hel');
   });
 
-  it('a malformed data line: a server error, nothing printed', async () => {
+  it('a malformed data line: an invalid_response error quoting the frame, nothing printed', async () => {
     const spies = (['error', 'warn', 'log', 'info', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => undefined));
     const good = named([start(), ...textBlock(0, 'ok').slice(0, 2)]);
     const server = await serve([ok(good + 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n' + named(end('end_turn')))]);
     const { error, partial } = failed(await collect(server.url));
-    expect(error).toMatchObject({ kind: 'server', retryable: true });
-    expect(error.message).toMatch(/malformed/);
+    expect(error).toMatchObject({ kind: 'invalid_response', retryable: true });
+    expect(error.message).toMatch(/the provider sent an invalid stream frame \(.*\): \{"type":"content_block_delta",$/);
     expect(partial.content).toEqual([{ type: 'text', text: 'ok' }]);
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });

@@ -564,7 +564,7 @@ describe('loop: events', () => {
     ]);
 
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    for (const e of events) expect(e.schemaVersion).toBe(1);
+    for (const e of events) expect(e.schemaVersion).toBe(2);
     for (let i = 1; i < events.length; i++) expect(events[i].time).toBeGreaterThanOrEqual(events[i - 1].time);
 
     const turnStarts = ofType(events, 'turn_start');

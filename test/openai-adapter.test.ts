@@ -164,12 +164,13 @@ describe('recorded streams', () => {
     expect(m.usage.cost).toBeCloseTo((149 * 2.5 + 60 * 10) / 1e6, 12);
   });
 
-  it('a refusal is shown as text', async () => {
+  it('a refusal with no other content is a refused response: kept as text, no text deltas, the explanation set', async () => {
     const r = await run(serve({ body: fixture('refusal.sse') }));
     const m = done(r);
-    expect(r.text).toBe("I'm sorry, I can't assist with that request.");
+    expect(r.text).toBe('');
     expect(m.content).toEqual([{ type: 'text', text: "I'm sorry, I can't assist with that request." }]);
-    expect(m.stopReason).toBe('stop');
+    expect(m.stopReason).toBe('contentFilter');
+    expect(m.refusal).toEqual({ reason: 'refusal', explanation: "I'm sorry, I can't assist with that request." });
   });
 
   it('finish_reason length → stopReason length', async () => {
@@ -331,9 +332,9 @@ describe('synthetic streams', () => {
     );
     const m = done(await run(serve({ body })));
     expect(m.content).toEqual([
-      { type: 'toolCall', id: 'call_1', name: 'read_file', arguments: {}, argumentsError: expect.stringMatching(/^the arguments are not valid JSON/) },
-      { type: 'toolCall', id: 'call_2', name: '', arguments: {}, argumentsError: 'the tool call has no name' },
-      { type: 'toolCall', id: 'call_3', name: 'list', arguments: {}, argumentsError: 'the arguments are not a JSON object' },
+      { type: 'toolCall', id: 'call_1', name: 'read_file', arguments: {}, argumentsError: expect.stringMatching(/^the arguments are not valid JSON/), rawArguments: '{"path": "a.md"' },
+      { type: 'toolCall', id: 'call_2', name: '', arguments: {}, argumentsError: 'the tool call has no name', rawArguments: '{}' },
+      { type: 'toolCall', id: 'call_3', name: 'list', arguments: {}, argumentsError: 'the arguments are not a JSON object', rawArguments: '[1]' },
       { type: 'toolCall', id: 'call_4', name: 'noargs', arguments: {} },
     ]);
   });
@@ -538,8 +539,8 @@ describe('HTTP errors', () => {
   it('a malformed chunk: a typed error, partial text kept', async () => {
     const body = sse([chunk({ content: 'Before' })]) + 'data: {not json\n\n' + sse([chunk({ content: 'after' }), chunk({}, 'stop')], { done: true });
     const { error, partial } = failed(await run(serve({ body })));
-    expect(error).toMatchObject({ kind: 'server', retryable: true });
-    expect(error.message).toMatch(/malformed stream chunk/);
+    expect(error).toMatchObject({ kind: 'invalid_response', retryable: true });
+    expect(error.message).toMatch(/the provider sent an invalid stream frame \(.*; 9 chars\): \{not json$/);
     expect(partial.content).toEqual([{ type: 'text', text: 'Before' }]);
   });
 

@@ -9,6 +9,7 @@ import {
   userMessage,
   type Message,
   type ModelError,
+  type Refusal,
   type ToolCall,
   type Usage,
 } from '../core/types.js';
@@ -42,6 +43,8 @@ export interface LoopOptions extends TurnPolicy {
 export interface RunOutcome {
   stopReason: RunStopReason;
   error: ModelError | null;
+  /** Set when the run ended because a response was refused (stopReason `refused`). */
+  refusal: Refusal | null;
   usage: Usage;
   turns: number;
   toolCalls: number;
@@ -53,7 +56,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   const { store, model, tools, emit } = opts;
   const signal = opts.signal ?? new AbortController().signal;
   const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
-  const outcome: RunOutcome = { stopReason: 'completed', error: null, usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0 };
+  const outcome: RunOutcome = { stopReason: 'completed', error: null, refusal: null, usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0 };
 
   // A run that was killed mid-turn left tool calls without results: answer them first,
   // so the next request is valid for every provider.
@@ -120,6 +123,15 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       emit({ type: 'turn_end', turn, toolCalls: calls.length });
       return finish(failure.kind === 'aborted' ? 'aborted' : 'error', failure);
     }
+    if (message.stopReason === 'contentFilter') {
+      // A refusal or a content filter ended the response: its own outcome, never an empty success.
+      // Calls in such a response are not run: the provider stopped the model mid-way.
+      answerAll(calls, (call) => errorResult(`Tool "${call.name}" was not run: the response was refused.`, { reason: 'refused' }), turn, opts, outcome);
+      store.sync(); // durable before anyone hears the turn ended
+      emit({ type: 'turn_end', turn, toolCalls: calls.length });
+      outcome.refusal = message.refusal ?? { reason: 'content_filter' };
+      return finish('refused');
+    }
     if (calls.length === 0) {
       store.sync(); // durable before anyone hears the turn ended
       emit({ type: 'turn_end', turn, toolCalls: 0 });
@@ -151,7 +163,7 @@ async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, 
   let stored = 0;
   const runOne = async (i: number) => {
     const call = calls[i];
-    opts.emit({ type: 'tool_start', turn, toolCallId: call.id, name: call.name, arguments: call.arguments });
+    opts.emit(toolStart(call, turn));
     const started = performance.now();
     const result = await opts.tools.execute(call, { cwd: opts.cwd, signal });
     done[i] = { result, durationMs: performance.now() - started };
@@ -177,7 +189,7 @@ async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, 
 /** Gives every call the same kind of error result without running it. */
 function answerAll(calls: ToolCall[], make: (call: ToolCall) => ToolResult, turn: number, opts: LoopOptions, outcome: RunOutcome): void {
   for (const call of calls) {
-    opts.emit({ type: 'tool_start', turn, toolCallId: call.id, name: call.name, arguments: call.arguments });
+    opts.emit(toolStart(call, turn));
     record(call, make(call), 0, turn, opts, outcome);
   }
 }
@@ -195,6 +207,17 @@ function record(call: ToolCall, result: ToolResult, durationMs: number, turn: nu
   outcome.toolCalls++;
   if (result.isError) outcome.toolErrors++;
   opts.emit({ type: 'tool_end', turn, toolCallId: call.id, name: call.name, result, entryId: entry.id, durationMs: Math.round(durationMs) });
+}
+
+function toolStart(call: ToolCall, turn: number): EventBody {
+  return {
+    type: 'tool_start',
+    turn,
+    toolCallId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    ...(call.rawArguments !== undefined ? { rawArguments: call.rawArguments } : {}),
+  };
 }
 
 function countRoles(messages: readonly Message[]) {

@@ -1,7 +1,7 @@
 // The one retry layer. The SDKs' own retries are off; this policy decides: only retryable
 // kinds, exponential backoff with full jitter, `retry-after` honoured, attempts and delay capped,
 // and the wait is abortable.
-import type { ModelError } from '../core/types.js';
+import type { ModelError, ModelErrorKind } from '../core/types.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4: at most 5 requests). */
@@ -14,6 +14,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
+/**
+ * Kinds retried fewer times than the policy allows. A proxy can corrupt one frame, so an invalid
+ * stream frame is worth a retry or two; a server that always sends broken frames is not fixed by more.
+ */
+export const RETRY_CAPS: Readonly<Partial<Record<ModelErrorKind, number>>> = { invalid_response: 2 };
+
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
 /**
@@ -23,7 +29,8 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
  */
 export function decideRetry(error: ModelError, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!error.retryable) return { retry: false, reason: `${error.kind} errors are not retried` };
-  if (attempt > policy.maxRetries) return { retry: false, reason: `gave up after ${policy.maxRetries} retries` };
+  const maxRetries = Math.min(policy.maxRetries, RETRY_CAPS[error.kind] ?? Infinity);
+  if (attempt > maxRetries) return { retry: false, reason: `gave up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'}` };
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   const jitter = Math.floor(random() * ceiling);
   if (error.retryAfterMs !== undefined) {

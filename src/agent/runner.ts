@@ -108,6 +108,7 @@ export class SessionRunner {
       outcome = {
         stopReason: 'error',
         error: { kind: 'unknown', message: `internal error: ${(err as Error)?.message ?? String(err)}`, retryable: false },
+        refusal: null,
         usage: emptyUsage(),
         turns: 0,
         toolCalls: 0,
@@ -133,6 +134,7 @@ export class SessionRunner {
         toolErrors: result.toolErrors,
         usage: result.usage,
         ...(result.error ? { error: `${result.error.kind}: ${result.error.message}` } : {}),
+        ...(result.refusal ? { refusal: result.refusal } : {}),
         leafId: result.leafId,
         snapshot: snapshotOf(store, before),
       });
@@ -144,6 +146,7 @@ export class SessionRunner {
       type: 'run_settled',
       stopReason: result.stopReason,
       error: result.error,
+      refusal: result.refusal,
       usage: result.usage,
       turns: result.turns,
       toolCalls: result.toolCalls,

@@ -45,7 +45,7 @@ Environment:
 Config: flags > environment > .mini-agent/config.json > $MINI_AGENT_HOME/config.json > defaults
 
 Exit codes: 0 completed, 1 model/runtime error, 2 usage error, 3 stopped by a limit,
-130 aborted by SIGINT, 143 aborted by SIGTERM.`;
+4 the model refused, 130 aborted by SIGINT, 143 aborted by SIGTERM.`;
 
 export interface ModelFlags {
   provider?: string;

@@ -8,6 +8,8 @@ export const EXIT = {
   usage: 2,
   /** The run was stopped by a limit (--max-turns). */
   limit: 3,
+  /** The model refused, or the provider's content filter stopped the response. */
+  refused: 4,
   /** Aborted by SIGINT (Ctrl-C): 128 + 2. */
   sigint: 130,
   /** Aborted by SIGTERM: 128 + 15. */

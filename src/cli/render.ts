@@ -1,7 +1,7 @@
 // Renderers: they only watch events. The text renderer streams the answer to
 // stdout and progress to stderr; the JSONL renderer writes one event per line.
 import type { AgentEvent } from '../core/events.js';
-import { textOf } from '../core/types.js';
+import { textOf, type Refusal } from '../core/types.js';
 
 export interface Output {
   write(text: string): void;
@@ -75,7 +75,7 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
         endLine();
         break;
       case 'tool_start':
-        stderr.write(`→ ${event.name} ${preview(JSON.stringify(event.arguments), 120)}\n`);
+        stderr.write(`→ ${event.name} ${preview(event.rawArguments ?? JSON.stringify(event.arguments), 120)}\n`);
         break;
       case 'tool_end': {
         const text = textOf(event.result.content);
@@ -99,11 +99,23 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
         // A failed run's one-line explanation comes from the CLI, which knows the configuration.
         if (event.stopReason === 'max_turns') stderr.write(`mini-agent: stopped after ${event.turns} turns: the run reached --max-turns\n`);
         if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');
+        if (event.stopReason === 'refused') stderr.write(`${describeRefusal(event.refusal)}\n`);
         if (verbose) stderr.write(`[${summary}]\n`);
         break;
       }
     }
   };
+}
+
+/** The one stderr line for a refused run: "mini-agent: the model refused: <explanation>". */
+export function describeRefusal(refusal: Refusal | null): string {
+  const why = refusal?.explanation?.replace(/\s+/g, ' ').trim();
+  const what = why
+    ? why
+    : refusal?.reason === 'refusal'
+      ? 'no explanation given'
+      : "the provider's content filter stopped the response (no explanation given)";
+  return `mini-agent: the model refused: ${what}${refusal?.category ? ` (category: ${refusal.category})` : ''}`;
 }
 
 export function preview(text: string, max: number): string {

@@ -61,6 +61,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     switch (result.stopReason) {
       case 'completed':
         return EXIT.completed;
+      case 'refused':
+        return EXIT.refused;
       case 'max_turns':
         return EXIT.limit;
       case 'aborted':
@@ -127,6 +129,7 @@ export function describeFailure(error: ModelError, provider: string, c: Resolved
     server: 'the provider had an internal error; try again later',
     context_overflow: `the conversation is longer than ${c.model}'s context window; start a new session or use a model with a larger window`,
     network: `check the network and the base URL (${c.baseUrl})`,
+    invalid_response: `the server at ${c.baseUrl} (or a proxy on the way) sent a broken stream; if it keeps happening, report it to whoever runs that server`,
     bad_request: 'the provider rejected the request; run with --verbose and check the model name and settings',
     aborted: 'the run was aborted',
     unknown: 'run with --verbose for details',

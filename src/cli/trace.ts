@@ -83,11 +83,16 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         const answer = textOf(m.content) || text;
         if (answer) out.push(`  assistant: ${JSON.stringify(preview(answer, w))}`);
         for (const c of m.content) {
-          if (c.type === 'toolCall') out.push(`  tool call ${c.name} ${preview(JSON.stringify(c.arguments), w)}  [${c.id}]${c.argumentsError ? ` (bad arguments: ${c.argumentsError})` : ''}`);
+          if (c.type !== 'toolCall') continue;
+          if (c.argumentsError) {
+            out.push(`  tool call ${c.name}  [${c.id}] (bad arguments: ${c.argumentsError})`);
+            if (c.rawArguments !== undefined) out.push(`    as sent: ${JSON.stringify(preview(c.rawArguments, w))} (${c.rawArguments.length} chars)`);
+          } else out.push(`  tool call ${c.name} ${preview(JSON.stringify(c.arguments), w)}  [${c.id}]`);
         }
         const u = m.usage;
         out.push(`  stop: ${m.stopReason} · usage ${u.input} in / ${u.output} out${u.cacheRead ? ` / ${u.cacheRead} cached` : ''} · ${e.time - turnStarted} ms · entry ${e.entryId}`);
         if (m.errorMessage) out.push(`  error: ${m.errorMessage}`);
+        if (m.refusal) out.push(`  refused (${m.refusal.reason}${m.refusal.category ? `, ${m.refusal.category}` : ''})${m.refusal.explanation ? `: ${preview(m.refusal.explanation, w)}` : ''}`);
         break;
       }
       case 'tool_end': {
@@ -103,6 +108,7 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         out.push(`Settled: ${e.stopReason} after ${e.turns} turn${e.turns === 1 ? '' : 's'} · ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} (${e.toolErrors} failed) · ${e.durationMs} ms`);
         out.push(`  tokens: ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · cost $${u.cost.toFixed(4)}`);
         if (e.error) out.push(`  error (${e.error.kind}${e.error.retryable ? ', retryable' : ''}): ${e.error.message}`);
+        if (e.refusal) out.push(`  refused (${e.refusal.reason}${e.refusal.category ? `, ${e.refusal.category}` : ''}): ${e.refusal.explanation ?? 'no explanation given'}`);
         out.push('');
         break;
       }

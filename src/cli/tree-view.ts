@@ -11,7 +11,9 @@ export function describeEntry(e: ContentEntry): { kind: string; text: string } {
   const m = e.message;
   if (m.role === 'user') return { kind: 'user', text: textOf(m.content) };
   if (m.role === 'toolResult') return { kind: `result`, text: `${m.isError ? '✗' : '✓'} ${m.toolName}: ${textOf(m.content)}` };
-  const calls = m.content.flatMap((c) => (c.type === 'toolCall' ? [`→ ${c.name}(${preview(JSON.stringify(c.arguments), 40)})`] : []));
+  const calls = m.content.flatMap((c) =>
+    c.type !== 'toolCall' ? [] : [c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments), 40)})`],
+  );
   const text = textOf(m.content);
   const failed = m.stopReason === 'error' || m.stopReason === 'aborted' ? ` [${m.stopReason}${m.errorMessage ? `: ${m.errorMessage}` : ''}]` : '';
   return { kind: 'assistant', text: [text, ...calls].filter(Boolean).join(' ') + failed };

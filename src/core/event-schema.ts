@@ -16,6 +16,7 @@ const ToolCall = Type.Object({
   name: Str,
   arguments: Type.Record(Type.String(), Type.Unknown()),
   argumentsError: Type.Optional(Str),
+  rawArguments: Type.Optional(Type.String({ description: 'the argument text as streamed, kept when it could not be parsed' })),
 });
 export const UsageSchema = Type.Object({
   input: Type.Number(),
@@ -28,7 +29,15 @@ export function lits<const T extends readonly string[]>(...values: T): TUnion<{ 
   return Type.Union(values.map((v) => Type.Literal(v))) as never;
 }
 const StopReason = lits('stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted');
-const ErrorKind = lits('auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'bad_request', 'aborted', 'unknown');
+const ErrorKind = lits('auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'invalid_response', 'bad_request', 'aborted', 'unknown');
+export const RefusalSchema = Type.Object(
+  {
+    reason: lits('refusal', 'content_filter'),
+    category: Type.Optional(Str),
+    explanation: Type.Optional(Str),
+  },
+  { description: 'A refusal by the model, or the provider content filter, with the provider category and explanation when given' },
+);
 export const Assistant = Type.Object({
   role: Type.Literal('assistant'),
   content: Type.Array(Type.Union([Text, Thinking, ToolCall])),
@@ -37,6 +46,7 @@ export const Assistant = Type.Object({
   model: Type.Optional(Str),
   provider: Type.Optional(Str),
   errorMessage: Type.Optional(Str),
+  refusal: Type.Optional(RefusalSchema),
 });
 const ModelErrorSchema = Type.Object({
   kind: ErrorKind,
@@ -71,7 +81,7 @@ const SessionStatsSchema = Type.Object({
     Type.Null(),
   ]),
 });
-const RunStop = lits('completed', 'aborted', 'error', 'max_turns');
+const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns');
 
 const common = {
   schemaVersion: Type.Integer({ minimum: 1 }),
@@ -103,7 +113,13 @@ export const AgentEventSchema = Type.Union(
     ev('thinking_delta', { turn: Int, delta: Str }, 'An increment of reasoning text, kept apart from the answer.'),
     ev('toolcall_start', { turn: Int, index: Int, toolCallId: Str, name: Str }, 'The model began a tool call.'),
     ev('message_end', { turn: Int, entryId: Str, message: Assistant }, 'The assistant message is complete and stored.'),
-    ev('tool_start', { turn: Int, toolCallId: Str, name: Str, arguments: Type.Record(Type.String(), Type.Unknown()) }, 'A tool starts.'),
+    ev('tool_start', {
+      turn: Int,
+      toolCallId: Str,
+      name: Str,
+      arguments: Type.Record(Type.String(), Type.Unknown()),
+      rawArguments: Type.Optional(Str),
+    }, 'A tool starts (a call with unparseable arguments is answered with an error; rawArguments holds what the model sent).'),
     ev('tool_end', {
       turn: Int,
       toolCallId: Str,
@@ -123,6 +139,7 @@ export const AgentEventSchema = Type.Union(
     ev('run_settled', {
       stopReason: RunStop,
       error: Type.Union([ModelErrorSchema, Type.Null()]),
+      refusal: Type.Union([RefusalSchema, Type.Null()]),
       usage: UsageSchema,
       turns: Int,
       toolCalls: Int,

@@ -1,7 +1,7 @@
 // The events the loop emits: a typed union, the only thing an interface sees of a run.
 // Public and versioned: docs/events.schema.json documents it and a test keeps the
 // two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
-import type { AssistantMessage, ModelError, ModelErrorKind, TextContent, Usage } from './types.js';
+import type { AssistantMessage, ModelError, ModelErrorKind, Refusal, TextContent, Usage } from './types.js';
 
 export interface Stats {
   usage: Usage;
@@ -30,10 +30,14 @@ export interface SessionStats {
   lastRun: LastRun | null;
 }
 
-export const EVENT_SCHEMA_VERSION = 1;
+/**
+ * 2: run_settled/run_end `stopReason: "refused"` and `run_settled.refusal`; error kind
+ * `invalid_response`; `rawArguments` on tool calls. A refusal used to settle as `completed`.
+ */
+export const EVENT_SCHEMA_VERSION = 2;
 
 /** How a run ended. */
-export type RunStopReason = 'completed' | 'aborted' | 'error' | 'max_turns';
+export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns';
 
 export interface ToolResultSummary {
   content: TextContent[];
@@ -67,7 +71,15 @@ export type EventBody =
   | { type: 'thinking_delta'; turn: number; delta: string }
   | { type: 'toolcall_start'; turn: number; index: number; toolCallId: string; name: string }
   | { type: 'message_end'; turn: number; entryId: string; message: AssistantMessage }
-  | { type: 'tool_start'; turn: number; toolCallId: string; name: string; arguments: Record<string, unknown> }
+  | {
+      type: 'tool_start';
+      turn: number;
+      toolCallId: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** The arguments as the model sent them, when they could not be parsed (the call is answered with an error). */
+      rawArguments?: string;
+    }
   | {
       type: 'tool_end';
       turn: number;
@@ -86,6 +98,8 @@ export type EventBody =
       type: 'run_settled';
       stopReason: RunStopReason;
       error: ModelError | null;
+      /** Set when stopReason is `refused`: a refusal or content filter ended the response. */
+      refusal: Refusal | null;
       usage: Usage;
       turns: number;
       toolCalls: number;

@@ -21,6 +21,8 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** Set when the streamed arguments could not be parsed; the call is never run. */
   argumentsError?: string;
+  /** The argument text exactly as the model streamed it, kept whenever it could not be parsed (with `argumentsError`). */
+  rawArguments?: string;
 }
 
 /**
@@ -47,6 +49,18 @@ export interface Usage {
   cost: number;
 }
 
+/**
+ * Why a response was refused: by the model itself (Anthropic `stop_reason: "refusal"`, an OpenAI
+ * `refusal` with no answer) or by the provider's content filter (`finish_reason: "content_filter"`).
+ */
+export interface Refusal {
+  reason: 'refusal' | 'content_filter';
+  /** The provider's category, when it gives one (Anthropic `stop_details.category`). */
+  category?: string;
+  /** The provider's or the model's explanation, when there is one. */
+  explanation?: string;
+}
+
 export interface UserMessage {
   role: 'user';
   content: TextContent[];
@@ -61,6 +75,8 @@ export interface AssistantMessage {
   provider?: string;
   /** Present when stopReason is `error` or `aborted`. */
   errorMessage?: string;
+  /** Present when stopReason is `contentFilter`: who refused, and why when the provider says. */
+  refusal?: Refusal;
 }
 
 export interface ToolResultMessage {
@@ -82,6 +98,8 @@ export type ModelErrorKind =
   | 'server'
   | 'context_overflow'
   | 'network'
+  /** The provider sent something that is not a valid stream frame (broken JSON, not an object). */
+  | 'invalid_response'
   | 'bad_request'
   | 'aborted'
   | 'unknown';

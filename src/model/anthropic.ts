@@ -2,16 +2,14 @@
 // request (never at module load: `--version` must not pay for it). It makes the HTTP request
 // and splits the SSE stream; this file turns the raw stream events into unified events.
 import type Anthropic from '@anthropic-ai/sdk';
-import { emptyUsage, type AssistantMessage, type ModelError, type StopReason, type TextContent, type ThinkingContent, type ToolCall } from '../core/types.js';
+import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type Refusal, type StopReason, type TextContent, type ThinkingContent } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { toAnthropicRequest } from './anthropic-convert.js';
-import { classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, modelError } from './errors.js';
+import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
 import { computeCost, type AdapterConfig } from './models.js';
 import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
-
-export const TRUNCATED_CALL = 'incomplete: the response was cut off';
 
 export interface AnthropicAdapterDeps {
   /** A fetch implementation for the SDK (default: the global fetch); used by benchmarks. */
@@ -49,9 +47,10 @@ export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapte
 async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<Anthropic>, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const acc = new Accumulator(cfg);
+  const invalid = captureInvalidFrame();
   let thrown: { err: unknown } | undefined;
   try {
-    const client = await getClient();
+    const client = (await getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
     const stream = await client.messages.create(toAnthropicRequest(request, cfg), { signal });
     for await (const event of stream) {
       const out = acc.handle(event as unknown as RawEvent);
@@ -64,14 +63,14 @@ async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<Anth
   if (acc.failure) return yield acc.fail(acc.failure);
   // Complete once the stop reason arrived: a cut before message_stop loses nothing.
   if (acc.complete) return yield* acc.finish();
-  if (thrown) return yield acc.fail(toModelError(thrown.err, cfg.provider, signal));
+  if (thrown) return yield acc.fail(toModelError(thrown.err, cfg.provider, signal, invalid.frame()));
   // The SDK ends the iteration quietly when the signal aborts mid-body.
   if (signal?.aborted) return yield acc.fail(modelError('aborted', `${cfg.provider}: the request was aborted`));
   yield acc.fail(INCOMPLETE_STREAM(cfg.provider));
 }
 
 /** The SDK throws an `error` event of the stream as an APIError with the event's body and no status. */
-function toModelError(err: unknown, provider: string, signal: AbortSignal | undefined): ModelError {
+function toModelError(err: unknown, provider: string, signal: AbortSignal | undefined, invalidFrame: string | undefined): ModelError {
   const e = err as { status?: unknown; error?: any; type?: unknown } | null;
   if (!signal?.aborted && err instanceof Error && e && e.status === undefined && e.error != null) {
     const body = e.error;
@@ -80,7 +79,15 @@ function toModelError(err: unknown, provider: string, signal: AbortSignal | unde
     const message = typeof inner?.message === 'string' ? inner.message : typeof body === 'string' ? body : undefined;
     return errorFromStreamEvent(provider, type, message);
   }
-  return classifyError(err, { provider, signal });
+  return classifyError(err, { provider, signal, invalidFrame });
+}
+
+/** A refusal with the category and explanation of `stop_details`, where the API gives them. */
+function refusalFrom(details: { category?: unknown; explanation?: unknown } | null | undefined): Refusal {
+  const refusal: Refusal = { reason: 'refusal' };
+  if (typeof details?.category === 'string' && details.category !== '') refusal.category = details.category;
+  if (typeof details?.explanation === 'string' && details.explanation !== '') refusal.explanation = details.explanation;
+  return refusal;
 }
 
 // Raw events as they arrive (JSON.parse'd by the SDK): typed loosely, since the API adds
@@ -96,7 +103,7 @@ type RawEvent =
   | { type: 'content_block_start'; index: number; content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string } }
   | { type: 'content_block_delta'; index: number; delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string } }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: RawUsage }
+  | { type: 'message_delta'; delta?: { stop_reason?: string | null; stop_details?: { type?: unknown; category?: unknown; explanation?: unknown } | null }; usage?: RawUsage }
   | { type: 'message_stop' }
   | { type: 'error'; error?: { type?: string; message?: string } }
   | { type: 'ping' };
@@ -138,6 +145,8 @@ class Accumulator {
   }
 
   handle(ev: RawEvent): ModelStreamEvent | undefined {
+    // Every event of the protocol is an object with a type; anything else is a broken frame.
+    if (!isPlainObject(ev) || typeof ev.type !== 'string') throw new InvalidFrameError(JSON.stringify(ev) ?? String(ev));
     if (this.stopped) return undefined;
     switch (ev.type) {
       case 'message_start':
@@ -154,6 +163,7 @@ class Accumulator {
         if (typeof ev.delta?.stop_reason === 'string') {
           this.stopReason = ev.delta.stop_reason;
           this.complete = true;
+          if (this.stopReason === 'refusal') this.message.refusal = refusalFrom(ev.delta.stop_details);
         }
         return undefined;
       case 'message_stop':
@@ -236,10 +246,8 @@ class Accumulator {
     const stop = this.stopReason === undefined ? undefined : STOP_REASONS.get(this.stopReason);
     for (const open of this.open.values()) {
       if (open.kind !== 'tool') continue;
-      const toolCall: ToolCall =
-        stop === 'length'
-          ? { type: 'toolCall', id: open.id, name: open.name, arguments: {}, argumentsError: TRUNCATED_CALL }
-          : parseToolCall(open.id, open.name, open.parts.join(''));
+      // A call still open at the end was cut off (by the output limit, when the stop reason says so).
+      const toolCall = parseToolCall(open.id, open.name, open.parts.join(''), { cutOff: stop === 'length' });
       this.message.content.push(toolCall);
       yield { type: 'toolcall_end', index: open.index, toolCall };
     }

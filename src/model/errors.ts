@@ -3,7 +3,7 @@
 // code/type, system error codes; message text only as a last resort.
 import type { ModelError, ModelErrorKind } from '../core/types.js';
 
-const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network']);
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'invalid_response']);
 
 export function isRetryableKind(kind: ModelErrorKind): boolean {
   return RETRYABLE.has(kind);
@@ -87,10 +87,63 @@ function systemCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A stream frame that parsed as JSON but is not what the protocol sends (e.g. not an object). */
+export class InvalidFrameError extends Error {
+  override name = 'InvalidFrameError';
+  constructor(readonly frame: string) {
+    super('the frame is not a JSON object');
+  }
+}
+
+/** The logger interface both SDKs accept (`logger` client option). */
+export interface SdkLogger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+/**
+ * Catches the frame of a stream that failed to parse. Both SDKs, on a `data:` line that is not
+ * JSON, log it at level `error` (their only error-level log: the frame's data, then the raw
+ * chunk) and then throw the SyntaxError. A per-request logger keeps the first one, so the error
+ * can quote what the provider sent; nothing is printed.
+ */
+export function captureInvalidFrame(): { logger: SdkLogger; frame(): string | undefined } {
+  let frame: string | undefined;
+  const ignore = () => undefined;
+  return {
+    logger: {
+      error: (_message, ...rest) => {
+        if (frame === undefined && typeof rest[0] === 'string') frame = rest[0];
+      },
+      warn: ignore,
+      info: ignore,
+      debug: ignore,
+    },
+    frame: () => frame,
+  };
+}
+
+/** Frame text quoted in an error message: at most this many characters. */
+export const FRAME_QUOTE_CHARS = 200;
+
+/**
+ * "the provider sent an invalid stream frame (why; N chars): <the first 200 characters>…".
+ * The frame is quoted as it was sent (whitespace runs flattened), so a JSON fragment reads as JSON.
+ */
+function invalidResponse(provider: string, why: string, frame: string | undefined): ModelError {
+  const reason = cleanErrorText(why, 120);
+  if (frame === undefined) return modelError('invalid_response', `${provider}: the provider sent an invalid stream frame (${reason})`);
+  const flat = frame.replace(/\s+/g, ' ');
+  const quote = flat.length <= FRAME_QUOTE_CHARS ? flat : `${flat.slice(0, FRAME_QUOTE_CHARS)}…`;
+  return modelError('invalid_response', `${provider}: the provider sent an invalid stream frame (${reason}; ${frame.length} chars): ${quote}`);
+}
+
 /**
  * Turns anything an SDK or fetch threw into a ModelError. `provider` prefixes the message.
  */
-export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number }): ModelError {
+export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number; invalidFrame?: string }): ModelError {
   const e = err as any;
   // Bundlers rename clashing classes (esbuild: `APIError2`, `_APIError`), so compare the bare name.
   const name: string = String(e?.constructor?.name ?? e?.name ?? '').replace(/^_+|\d+$/g, '');
@@ -98,6 +151,9 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
   if (opts.signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError') {
     return modelError('aborted', `${opts.provider}: the request was aborted`);
   }
+  // A frame the SDK could not parse (JSON.parse threw), or one that is not an object.
+  if (err instanceof SyntaxError) return invalidResponse(opts.provider, rawMessage, opts.invalidFrame);
+  if (err instanceof InvalidFrameError) return invalidResponse(opts.provider, err.message, err.frame);
   const status: number | undefined = typeof e?.status === 'number' ? e.status : undefined;
   // SDK APIError: body in e.error; OpenAI {message, code, type}; Anthropic {type:'error', error:{type, message}}.
   const body = e?.error;
@@ -136,11 +192,9 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
   if (name === 'APIConnectionError' || sys) {
     return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${cleanErrorText(rawMessage)}`);
   }
-  if (/terminated|socket hang up|other side closed|premature close/i.test(rawMessage)) {
+  // undici reports a body cut off mid-way as a TypeError "terminated" (cause: "other side closed").
+  if (/^terminated$|socket hang up|other side closed|premature close/i.test(rawMessage)) {
     return modelError('network', `${opts.provider}: the connection closed mid-response: ${cleanErrorText(rawMessage)}`);
-  }
-  if (err instanceof SyntaxError) {
-    return modelError('server', `${opts.provider}: the server sent a malformed stream chunk (${cleanErrorText(rawMessage, 120)})`);
   }
   return modelError('unknown', `${opts.provider}: ${cleanErrorText(rawMessage)}`);
 }

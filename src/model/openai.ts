@@ -2,9 +2,9 @@
 // Ollama, vLLM, llama.cpp... The SDK is imported lazily on the first request, so that commands
 // which never talk to a model (e.g. `--version`) do not load it.
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { emptyUsage, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
+import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
-import { classifyError, INCOMPLETE_STREAM } from './errors.js';
+import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
 import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
 import { parseToolCall } from './tool-call.js';
@@ -67,9 +67,10 @@ class OpenAIAdapter implements ModelAdapter {
     // The SDK adds an abort listener to the signal it is given and never removes it: give it a
     // per-request signal that follows the caller's, so a long-lived caller signal does not collect them.
     const link = followSignal(signal);
+    const invalid = captureInvalidFrame();
     let failure: unknown;
     try {
-      const client = await this.getClient();
+      const client = (await this.getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
       const stream = await client.chat.completions.create(toOpenAIRequest(request, this.cfg), { signal: link.signal });
       for await (const chunk of stream) {
         for (const event of acc.push(chunk)) yield event;
@@ -86,7 +87,7 @@ class OpenAIAdapter implements ModelAdapter {
     }
     // The SDK ends the iteration quietly when the body ends or the signal aborts it mid-body.
     const error: ModelError =
-      failure === undefined && !signal?.aborted ? INCOMPLETE_STREAM(this.provider) : classifyError(failure ?? signal?.reason, { provider: this.provider, signal });
+      failure === undefined && !signal?.aborted ? INCOMPLETE_STREAM(this.provider) : classifyError(failure ?? signal?.reason, { provider: this.provider, signal, invalidFrame: invalid.frame() });
     yield { type: 'error', error, partial: acc.partial(error) };
   }
 }
@@ -131,6 +132,10 @@ export class ChatStreamAccumulator {
   private readonly byId = new Map<string, CallState>();
   private toolCalls: ToolCall[] = [];
   private finishReason: string | null = null;
+  /** Refusal text not yet shown: answer text if an answer comes, the explanation if not. */
+  private refusalParts: string[] = [];
+  /** Set when the response was only a refusal. */
+  private refusalText: string | undefined;
   private usage: ChatCompletionChunk['usage'] = null;
 
   constructor(private readonly cfg: Pick<AdapterConfig, 'provider' | 'model' | 'pricing'>) {}
@@ -140,6 +145,8 @@ export class ChatStreamAccumulator {
   }
 
   push(chunk: ChatCompletionChunk): ModelStreamEvent[] {
+    // The SDK hands over whatever JSON a `data:` line held; a chunk is always an object.
+    if (!isPlainObject(chunk)) throw new InvalidFrameError(JSON.stringify(chunk) ?? String(chunk));
     const events: ModelStreamEvent[] = [];
     if (chunk.usage) this.usage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
@@ -147,16 +154,29 @@ export class ChatStreamAccumulator {
       const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & DeltaExtras;
       const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
       if (reasoning) events.push(this.append('thinking', reasoning, { type: 'thinking_delta', delta: reasoning }));
-      const text = nonEmpty(delta.content);
-      if (text) events.push(this.append('text', text, { type: 'text_delta', delta: text }));
-      // A refusal is what the model said instead of answering: the user sees it as text.
+      // A refusal is held back until we know whether it came alone (the response was refused)
+      // or alongside an answer (then it is text, like the rest of the answer).
       const refusal = nonEmpty(delta.refusal);
-      if (refusal) events.push(this.append('text', refusal, { type: 'text_delta', delta: refusal }));
+      if (refusal) this.refusalParts.push(refusal);
+      const text = nonEmpty(delta.content);
+      if (text) {
+        this.flushRefusal(events);
+        events.push(this.append('text', text, { type: 'text_delta', delta: text }));
+      }
+      if (delta.tool_calls?.length) this.flushRefusal(events);
       for (const tc of delta.tool_calls ?? []) this.toolCallDelta(tc, events);
       const reason = nonEmpty(choice.finish_reason); // some servers send "" for "not yet"
       if (reason) this.finish(reason, events);
     }
     return events;
+  }
+
+  /** Pending refusal text becomes answer text (with its delta), in the order it arrived. */
+  private flushRefusal(events: ModelStreamEvent[]): void {
+    if (this.refusalParts.length === 0) return;
+    const text = this.refusalParts.join('');
+    this.refusalParts = [];
+    events.push(this.append('text', text, { type: 'text_delta', delta: text }));
   }
 
   private append(type: Block['type'], piece: string, event: ModelStreamEvent): ModelStreamEvent {
@@ -203,15 +223,25 @@ export class ChatStreamAccumulator {
 
   private finish(reason: string, events: ModelStreamEvent[]): void {
     this.finishReason = reason;
+    const answered = this.calls.length > 0 || this.blocks.some((b) => b.type === 'text');
+    if (answered) this.flushRefusal(events);
+    else if (this.refusalParts.length > 0) {
+      // The model only refused: keep its words in the message (no delta: they are not an answer).
+      this.refusalText = this.refusalParts.join('');
+      this.refusalParts = [];
+      this.append('text', this.refusalText, { type: 'text_delta', delta: this.refusalText });
+    }
     const ordered = [...this.calls].sort((a, b) => a.providerIndex - b.providerIndex || a.slot - b.slot);
     for (const call of ordered) {
-      const toolCall = parseToolCall(call.id, call.name, call.parts.join(''));
+      const toolCall = parseToolCall(call.id, call.name, call.parts.join(''), { cutOff: reason === 'length' });
       this.toolCalls.push(toolCall);
       events.push({ type: 'toolcall_end', index: call.slot, toolCall });
     }
   }
 
   private base(stopReason: StopReason): AssistantMessage {
+    // A failure before finish_reason: refusal text that arrived is kept as text.
+    if (this.refusalParts.length > 0) this.blocks.push({ type: 'text', parts: this.refusalParts.splice(0) });
     const content: AssistantMessage['content'] = this.blocks.map((b) =>
       b.type === 'text' ? { type: 'text', text: b.parts.join('') } : { type: 'thinking', thinking: b.parts.join('') },
     );
@@ -229,7 +259,13 @@ export class ChatStreamAccumulator {
 
   /** The complete message (call after finish_reason). */
   message(): AssistantMessage {
-    return this.base(mapFinishReason(this.finishReason ?? 'stop', this.toolCalls.length > 0));
+    const stop = this.refusalText !== undefined ? 'contentFilter' : mapFinishReason(this.finishReason ?? 'stop', this.toolCalls.length > 0);
+    const message = this.base(stop);
+    if (stop === 'contentFilter') {
+      const reason = this.finishReason === 'content_filter' ? 'content_filter' : 'refusal';
+      message.refusal = { reason, ...(this.refusalText ? { explanation: this.refusalText } : {}) };
+    }
+    return message;
   }
 
   /** What arrived before a failure. */

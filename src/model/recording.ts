@@ -46,7 +46,7 @@ export function toScriptTurn(message: AssistantMessage, error?: ModelError): Scr
   if (calls.length > 0) {
     turn.toolCalls = calls.map((c) =>
       c.argumentsError
-        ? { id: c.id, name: c.name, arguments: {}, rawArguments: '{"invalid": ' }
+        ? { id: c.id, name: c.name, arguments: {}, rawArguments: c.rawArguments ?? '' }
         : { id: c.id, name: c.name, arguments: c.arguments },
     );
   }
@@ -57,6 +57,7 @@ export function toScriptTurn(message: AssistantMessage, error?: ModelError): Scr
   } else {
     const natural = calls.length > 0 ? 'toolUse' : 'stop';
     if (message.stopReason !== natural) turn.stopReason = message.stopReason;
+    if (message.refusal) turn.refusal = { ...message.refusal };
     turn.usage = { ...message.usage };
   }
   return turn;

@@ -1,6 +1,6 @@
 // The scripted-model file format: {"turns": [ ... ]}, one assistant response per turn.
 // Parsing is pure and gives errors that name the file and the field.
-import { isPlainObject, UsageError, type ModelErrorKind, type StopReason, type Usage } from '../core/types.js';
+import { isPlainObject, UsageError, type ModelErrorKind, type Refusal, type StopReason, type Usage } from '../core/types.js';
 
 export interface ScriptToolCall {
   id?: string;
@@ -16,6 +16,8 @@ export interface ScriptTurn {
   toolCalls?: ScriptToolCall[];
   error?: { kind: ModelErrorKind; message: string; retryable?: boolean; status?: number; retryAfterMs?: number };
   stopReason?: StopReason;
+  /** The response was refused (implies stopReason `contentFilter`). */
+  refusal?: Refusal;
   usage?: Partial<Usage>;
   delayMs?: number;
 }
@@ -24,11 +26,13 @@ export interface Script {
   turns: ScriptTurn[];
 }
 
-const ERROR_KINDS: readonly ModelErrorKind[] = [
-  'auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'network', 'bad_request', 'aborted', 'unknown',
-];
+/** Every error kind, checked against the type: a kind added to ModelErrorKind must be added here. */
+const ERROR_KINDS = Object.keys({
+  auth: 1, rate_limit: 1, overloaded: 1, server: 1, context_overflow: 1, network: 1, invalid_response: 1, bad_request: 1, aborted: 1, unknown: 1,
+} satisfies Record<ModelErrorKind, 1>) as ModelErrorKind[];
 const STOP_REASONS: readonly StopReason[] = ['stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted'];
-const TURN_KEYS = new Set(['text', 'thinking', 'toolCalls', 'error', 'stopReason', 'usage', 'delayMs']);
+const TURN_KEYS = new Set(['text', 'thinking', 'toolCalls', 'error', 'stopReason', 'refusal', 'usage', 'delayMs']);
+const REFUSAL_KEYS = new Set(['reason', 'category', 'explanation']);
 const USAGE_KEYS = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cost']);
 
 /** Parses and checks a script. Throws UsageError naming `label` and the offending field. */
@@ -77,6 +81,14 @@ function checkTurn(turn: unknown, at: string, fail: (where: string, what: string
     if (!isPlainObject(e)) fail(`${at}.error`, 'must be an object {"kind", "message"}');
     if (!ERROR_KINDS.includes(e.kind as ModelErrorKind)) fail(`${at}.error.kind`, `must be one of ${ERROR_KINDS.join(', ')}`);
     if (typeof e.message !== 'string') fail(`${at}.error.message`, 'must be a string');
+  }
+  if (t.refusal !== undefined) {
+    if (!isPlainObject(t.refusal)) fail(`${at}.refusal`, 'must be an object {"reason", "category"?, "explanation"?}');
+    const r = t.refusal as Record<string, unknown>;
+    for (const key of Object.keys(r)) if (!REFUSAL_KEYS.has(key)) fail(`${at}.refusal.${key}`, `is not a known field (known: ${[...REFUSAL_KEYS].join(', ')})`);
+    if (r.reason !== 'refusal' && r.reason !== 'content_filter') fail(`${at}.refusal.reason`, 'must be "refusal" or "content_filter"');
+    for (const key of ['category', 'explanation']) if (r[key] !== undefined && typeof r[key] !== 'string') fail(`${at}.refusal.${key}`, 'must be a string');
+    if (t.stopReason !== undefined && t.stopReason !== 'contentFilter') fail(`${at}.refusal`, 'needs stopReason "contentFilter" (or no stopReason)');
   }
   if (t.usage !== undefined) {
     if (!isPlainObject(t.usage)) fail(`${at}.usage`, 'must be an object');

@@ -91,7 +91,7 @@ export class ScriptedModel implements ModelAdapter {
         if (!(await wait())) return yield aborted();
         yield { type: 'toolcall_delta', index, delta: piece };
       }
-      const toolCall = parseToolCall(id, call.name, raw);
+      const toolCall = parseToolCall(id, call.name, raw, { cutOff: turn.stopReason === 'length' });
       message.content.push(toolCall);
       yield { type: 'toolcall_end', index, toolCall };
     }
@@ -100,7 +100,8 @@ export class ScriptedModel implements ModelAdapter {
       yield fail({ retryable: isRetryableKind(turn.error.kind), ...turn.error });
       return;
     }
-    message.stopReason = turn.stopReason ?? (calls.length > 0 ? 'toolUse' : 'stop');
+    message.stopReason = turn.stopReason ?? (turn.refusal ? 'contentFilter' : calls.length > 0 ? 'toolUse' : 'stop');
+    if (turn.refusal) message.refusal = { ...turn.refusal };
     message.usage = usageFor(turn, request);
     yield { type: 'done', message };
   }

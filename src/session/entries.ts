@@ -2,7 +2,7 @@
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
 import type { LastRun, Stats } from '../core/events.js';
-import { isPlainObject, type Message } from '../core/types.js';
+import { isPlainObject, type Message, type Refusal } from '../core/types.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
@@ -67,6 +67,8 @@ export interface SessionInfoEntry extends EntryBase {
 /** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
 export interface RunRecord extends LastRun {
   error?: string;
+  /** Set when the run was refused (stopReason `refused`). */
+  refusal?: Refusal;
   /** The active leaf when the run ended. */
   leafId: string | null;
 }

@@ -3,7 +3,7 @@
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
-import { Assistant, Int, LastRunSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
+import { Assistant, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
 const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -62,6 +62,7 @@ export const SessionEntrySchema = Type.Union(
         parentId: Null,
         ...LastRunSchema.properties,
         error: Type.Optional(Str),
+        refusal: Type.Optional(RefusalSchema),
         leafId: Type.Union([Str, Null]),
         snapshot: Snapshot,
       },

@@ -241,7 +241,15 @@ const SCRIPT = `
     var d = el('div', 'tool-call');
     d.dataset.toolCallId = c.id;
     d.append(el('span', 'tool-name', '\\u2192 ' + c.name));
-    if (c.argumentsError) { d.append(el('span', 'error', 'invalid arguments: ' + c.argumentsError)); return d; }
+    if (c.argumentsError) {
+      d.append(el('span', 'error', 'invalid arguments: ' + c.argumentsError));
+      if (c.rawArguments) {
+        var raw = el('details', 'tool-args raw-args');
+        raw.append(el('summary', null, 'as sent by the model (' + plural(c.rawArguments.length, 'char', 'chars') + ')'), el('pre', 'args-full', c.rawArguments));
+        d.append(raw);
+      }
+      return d;
+    }
     var json = JSON.stringify(c.arguments || {});
     if (json.length <= 120) { d.append(el('code', 'args', json)); return d; }
     var det = el('details', 'tool-args');

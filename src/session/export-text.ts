@@ -135,7 +135,10 @@ function assistantBlock(m: AssistantMessage): string[] {
 
 function toolCallBlock(c: ToolCall): string[] {
   const name = `**→ ${escapeInline(c.name)}**`;
-  if (c.argumentsError) return [`${name} ✗ invalid arguments: ${escapeInline(c.argumentsError)}`];
+  if (c.argumentsError) {
+    const head = `${name} ✗ invalid arguments: ${escapeInline(c.argumentsError)}`;
+    return c.rawArguments ? [`${head}; as sent by the model:`, ...fencedExcerpt(c.rawArguments, '')] : [head];
+  }
   const json = JSON.stringify(c.arguments ?? {});
   if (json.length <= INLINE_ARGS) return [`${name} ${codeSpan(json)}`];
   return [name, ...fencedExcerpt(JSON.stringify(c.arguments, null, 2), 'json')];

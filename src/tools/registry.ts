@@ -62,7 +62,9 @@ export class ToolRegistry {
       return errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`, { reason: 'unknown_tool' });
     }
     if (call.argumentsError) {
-      return errorResult(`Tool "${call.name}" was not run: ${call.argumentsError}. Send the call again with a valid JSON object.`, {
+      // The history re-sent to the provider holds `{}` for this call, so quote what was really sent.
+      const sent = call.rawArguments ? ` Your arguments began: ${quoteStart(call.rawArguments, 200)}.` : '';
+      return errorResult(`Tool "${call.name}" was not run: ${call.argumentsError}.${sent} Send the call again with a valid JSON object.`, {
         reason: 'invalid_json',
       });
     }
@@ -144,6 +146,10 @@ export class ToolRegistry {
 
 export function errorResult(text: string, details?: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text }], isError: true, ...(details ? { details } : {}) };
+}
+
+function quoteStart(text: string, max: number): string {
+  return text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)`;
 }
 
 function messageOf(err: unknown): string {
