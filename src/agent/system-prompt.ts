@@ -15,7 +15,7 @@ export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[
     '',
     'Guidelines:',
     '- Read before you write; do not guess file contents.',
-    '- Tool output may be truncated; its last line then says how to continue (for read_file, call it again with the given offset).',
+    '- Tool output may be truncated; its last line then says how to continue (for read_file, make the next call exactly as its notice gives it).',
     '- A tool error tells you what went wrong: fix the call rather than repeating it.',
     '- When the task is done, answer briefly and say what you changed.',
   ].join('\n');
