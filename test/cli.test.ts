@@ -107,7 +107,7 @@ describe('cli: output modes', () => {
     });
     for (const e of events) {
       expect(typeof e.type).toBe('string');
-      expect(e.schemaVersion).toBe(1);
+      expect(e.schemaVersion).toBe(2);
     }
     expect(events[0].type).toBe('run_start');
     expect(events[0]).toMatchObject({ prompt: 'read the notes', cwd, session: null });

@@ -1,12 +1,13 @@
 // Configuration: CLI flags > environment > project config (.mini-agent/config.json) >
 // user config ($MINI_AGENT_HOME/config.json) > provider preset > defaults. Nested keys merge
 // deeply; an empty string counts as set. Every effective value remembers where it came from.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { agentHome } from '../session/paths.js';
+import { modeString, othersHaveAccess } from '../session/private-fs.js';
 
 /** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
 export class UnknownProviderError extends UsageError {
@@ -55,6 +56,8 @@ export interface Resolved {
   config: EffectiveConfig;
   /** Dotted key → where its value came from. */
   sources: Record<string, string>;
+  /** Problems worth a warning that do not stop the run (e.g. a config file with a key readable by others). */
+  warnings?: string[];
 }
 
 export interface ConfigInputs {
@@ -222,12 +225,27 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInp
   const projectFile = join(cwd, '.mini-agent', 'config.json');
   const user = readConfigFile(userFile);
   const project = readConfigFile(projectFile);
-  return resolveConfig({
+  const resolved = resolveConfig({
     flags,
     env,
     user: user ? { file: userFile, data: user } : undefined,
     project: project ? { file: projectFile, data: project } : undefined,
   });
+  const warnings = [user && keyFileWarning(userFile, user), project && keyFileWarning(projectFile, project)].filter((w): w is string => !!w);
+  return warnings.length > 0 ? { ...resolved, warnings } : resolved;
+}
+
+/** Like ssh with a private key: a config file that holds an API key must not be readable by others. */
+function keyFileWarning(file: string, data: ConfigFile): string | undefined {
+  if (data.apiKey === undefined || data.apiKey === '') return undefined;
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!othersHaveAccess(stat)) return undefined;
+  return `${file} holds an API key and other users can read it (permissions ${modeString(stat)} are too open); fix with: chmod 600 ${file}`;
 }
 
 /** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)`. */

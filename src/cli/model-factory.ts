@@ -1,10 +1,11 @@
 // Builds the model adapter the run uses: the scripted model, or a real provider from the
 // resolved configuration. Provider modules (and their SDKs) are imported only here, lazily.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { AdapterConfig } from '../model/models.js';
 import { RecordingModel } from '../model/recording.js';
+import { openPrivateFile } from '../session/private-fs.js';
 import { parseScript } from '../model/script.js';
 import { ScriptedModel } from '../model/scripted.js';
 import type { Resolved } from './config.js';
@@ -15,9 +16,11 @@ export async function createModel(opts: { script?: string; record?: string }, re
   const file = opts.record;
   checkWritable(file);
   return new RecordingModel(model, (script) => {
-    // Atomic: a crash mid-run leaves the turns recorded so far, never half a file.
+    // Atomic: a crash mid-run leaves the turns recorded so far, never half a file. 0600: a
+    // recording holds the conversation.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(script, null, 2) + '\n');
+    rmSync(tmp, { force: true });
+    writeWhole(openPrivateFile(tmp, 'wx'), JSON.stringify(script, null, 2) + '\n');
     renameSync(tmp, file);
   });
 }
@@ -34,9 +37,17 @@ function loadScript(file: string): ScriptedModel {
 
 function checkWritable(file: string): void {
   try {
-    writeFileSync(file, JSON.stringify({ turns: [] }, null, 2) + '\n');
+    writeWhole(openPrivateFile(file, 'w'), JSON.stringify({ turns: [] }, null, 2) + '\n');
   } catch (err) {
     throw new UsageError(`cannot write --record file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function writeWhole(fd: number, text: string): void {
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }
 

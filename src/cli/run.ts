@@ -1,9 +1,10 @@
 // `mini-agent [options] "prompt"`: wires the blocks together and watches the events.
 // The interface never decides when the loop stops; it only aborts on a signal.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { SessionRunner } from '../agent/runner.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
+import { openPrivateFile } from '../session/private-fs.js';
 import { SessionStore } from '../session/store.js';
 import { createReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
@@ -22,6 +23,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
   if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
   const resolved = args.script ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
+  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const prompt = args.prompt ?? (await readPromptFromStdin());
   const model = await createModel(args, resolved);
   const opened = openSessionForRun(args, cwd, process.env);
@@ -141,6 +143,7 @@ export function describeFailure(error: ModelError, provider: string, c: Resolved
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
 export function showConfigCommand(args: { flags: ModelFlags; json: boolean }): number {
   const resolved = loadConfig(process.cwd(), process.env, args.flags);
+  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = showConfig(resolved);
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
@@ -165,7 +168,7 @@ async function readPromptFromStdin(): Promise<string> {
 function openTrace(file: string, store: SessionStore): { listener: EventListener; close(): void } {
   let fd: number;
   try {
-    fd = openSync(file, 'w');
+    fd = openPrivateFile(file, 'w'); // a new trace file is 0600: it holds the whole conversation
   } catch (err) {
     store.close();
     throw new UsageError(`cannot write trace file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);

@@ -1,12 +1,13 @@
 // `mini-agent sessions | tree | label | name`: listing and navigating sessions.
 // Listing and tree only read (no lock); label and name append, so they take the lock.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
 import { agentHome, sessionsDir } from '../session/paths.js';
+import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';
 import { continueSession, resolveEntry, resolveSession } from './resolve.js';
 import { openForWrite } from './session-open.js';
@@ -17,7 +18,11 @@ const out: Out = (s) => void process.stdout.write(s);
 
 export function sessionsCommand(args: { all: boolean; json: boolean }): number {
   const cwd = process.cwd();
-  const files = args.all ? listAllSessionFiles(join(agentHome(), 'sessions')) : listSessionFiles(sessionsDir(cwd));
+  const home = agentHome();
+  const files = args.all ? listAllSessionFiles(join(home, 'sessions')) : listSessionFiles(sessionsDir(cwd));
+  const folders = [home, join(home, 'sessions'), ...new Set(args.all ? files.map((f) => dirname(f)) : [sessionsDir(cwd)])];
+  const exposed = exposureWarning(home, findExposed(folders), findExposed(files));
+  if (exposed) process.stderr.write(`warning: ${exposed}\n`);
   const rows = summarizeAll(files);
   if (args.json) {
     out(JSON.stringify(rows, null, 2) + '\n');
@@ -29,6 +34,21 @@ export function sessionsCommand(args: { all: boolean; json: boolean }): number {
   }
   out(formatSessionTable(rows, args.all));
   return EXIT.completed;
+}
+
+/**
+ * One line naming what other users can read, and the chmod that fixes it. Existing files are
+ * never re-permissioned silently: mini-agent creates private ones, and says so about the rest.
+ */
+export function exposureWarning(home: string, folders: readonly string[], files: readonly string[]): string | undefined {
+  const all = [...folders, ...files];
+  if (all.length === 0) return undefined;
+  const what = [
+    files.length > 0 ? `${files.length} session ${files.length === 1 ? 'file' : 'files'}` : '',
+    folders.length > 0 ? `${folders.length} ${folders.length === 1 ? 'folder' : 'folders'}` : '',
+  ].filter(Boolean);
+  const named = all.slice(0, 3).join(', ') + (all.length > 3 ? `, and ${all.length - 3} more` : '');
+  return `${what.join(' and ')} can be read by other users (${named}); fix with: chmod -R go-rwx ${home}`;
 }
 
 export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boolean): string {

@@ -1,12 +1,13 @@
 // Opening sessions for the CLI: which file (--session, -c, --resume, new, --fork), the writer's
 // lock, migration of older files, and --branch. Readers use SessionStore.open directly.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { forkSession } from '../session/fork.js';
 import { acquireSessionLock, SessionLockedError, type SessionLock } from '../session/lock.js';
 import { migrateIfNeeded } from '../session/migrate.js';
+import { makePrivateDir } from '../session/private-fs.js';
 import { readHeader } from '../session/session-file.js';
 import { SessionStore } from '../session/store.js';
 import type { RunArgs } from './args.js';
@@ -70,7 +71,7 @@ export function openSessionForRun(args: RunArgs, cwd: string, env: NodeJS.Proces
   if (!file) {
     const id = randomUUID();
     const created = newSessionFile(cwd, id, new Date(), env);
-    mkdirSync(dirname(created), { recursive: true });
+    makePrivateDir(dirname(created));
     const lock = acquireSessionLock(created, id); // before the file exists, so no one else can take it first
     try {
       return { store: SessionStore.create(created, { cwd, id }), lock, notes: [] };

@@ -1,17 +1,18 @@
 // Fork: a new session file holding the path root → entry of another session, with the
 // labels on that path. Entry ids are kept, so both sessions name the shared past the same way.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SESSION_FORMAT_VERSION, type LabelEntry, type SessionEntry, type SessionHeader } from './entries.js';
+import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { SessionFileError } from './session-file.js';
 import { SessionStore } from './store.js';
 
 /** Writes a whole new session file atomically; refuses to replace an existing file. */
 export function writeNewSessionFile(file: string, header: SessionHeader, entries: readonly SessionEntry[]): void {
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateDir(dirname(file));
   const tmp = `${file}.writing-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const fd = openSync(tmp, 'wx');
+  const fd = openPrivateFile(tmp, 'wx');
   try {
     writeSync(fd, [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
     fsyncSync(fd);

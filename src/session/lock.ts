@@ -3,8 +3,9 @@
 // whose pid is dead (a crash, SIGKILL) is stale and taken over, one process at a time.
 // Readers (listing, export, trace) never take it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { openPrivateFile } from './private-fs.js';
 
 export class SessionLockedError extends Error {
   override name = 'SessionLockedError';
@@ -71,7 +72,7 @@ function breakStaleLock(path: string, me: LockInfo): boolean {
   const breaker = `${path}.break`;
   let fd: number;
   try {
-    fd = openSync(breaker, 'wx');
+    fd = openPrivateFile(breaker, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     // A breaker that died in the middle (it holds this for microseconds) leaves an old file.
@@ -116,7 +117,12 @@ export function acquireSessionLock(file: string, sessionLabel: string): SessionL
   // The lock file appears with its content already in it (written to a private file, then
   // hard-linked into place, which fails if the lock exists): no one ever reads a half-made lock.
   const mine = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  writeFileSync(mine, JSON.stringify(me), { flag: 'wx' });
+  const fd = openPrivateFile(mine, 'wx'); // 0600, like everything mini-agent keeps for itself
+  try {
+    writeSync(fd, JSON.stringify(me));
+  } finally {
+    closeSync(fd);
+  }
   try {
     for (let attempt = 0; attempt < 200; attempt++) {
       try {

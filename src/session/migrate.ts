@@ -1,7 +1,7 @@
 // Migrations of older session files. A file is never rewritten in place: the migrated
 // content goes to a new file, the original is kept as a backup (a hard link, so its bytes
 // are untouched), and the new file is renamed over the old name.
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
 import { parseSessionText, readHeader } from './session-file.js';
 
@@ -45,8 +45,11 @@ export function migrateIfNeeded(file: string, now: Date = new Date()): Migration
   let backup = `${file}.v${version}.bak`;
   if (existsSync(backup)) backup = `${file}.v${version}.${stamp}.bak`;
   const tmp = `${file}.migrating-${process.pid}`;
-  const fd = openSync(tmp, 'wx');
+  // The migrated file keeps the original's mode: an existing file is never re-permissioned.
+  const mode = statSync(file).mode & 0o777;
+  const fd = openSync(tmp, 'wx', mode);
   try {
+    fchmodSync(fd, mode);
     const text = [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n';
     writeSync(fd, text);
     fsyncSync(fd);

@@ -1,6 +1,6 @@
 // SessionStore: the append-only entry tree. It knows nothing of models or tools.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Message } from '../core/types.js';
 import {
@@ -12,6 +12,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from './entries.js';
+import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
 
 export interface CreateOptions {
@@ -53,14 +54,20 @@ export class SessionStore {
   /** Creates a new session file. Refuses to touch a file that already exists. */
   static create(file: string, opts: CreateOptions): SessionStore {
     const header = opts.header ?? newHeader(opts);
-    mkdirSync(dirname(file), { recursive: true });
+    makePrivateDir(dirname(file));
+    let fd: number;
     try {
-      writeFileSync(file, JSON.stringify(header) + '\n', { flag: 'wx' });
+      fd = openPrivateFile(file, 'wx'); // 0600: a conversation is its owner's only
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new SessionFileError(`${file}: already exists; refusing to overwrite it`);
       }
       throw err;
+    }
+    try {
+      writeSync(fd, JSON.stringify(header) + '\n');
+    } finally {
+      closeSync(fd);
     }
     return new SessionStore(header, file, new FileSink(file), [], opts.now);
   }

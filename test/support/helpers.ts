@@ -55,13 +55,16 @@ export interface CliOptions {
   /** Called with stderr as it grows. */
   onStderr?: (soFar: string, child: import('node:child_process').ChildProcess) => void;
   timeoutMs?: number;
+  /** Run under this umask (e.g. '000'), through /bin/sh. */
+  umask?: string;
 }
 
 /** Runs bin/mini-agent as a real process, with MINI_AGENT_HOME in a temp dir unless given. */
 export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
   const home = opts.home ?? tempDir('mini-agent-home-');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const command = opts.umask === undefined ? [process.execPath, BIN, ...args] : ['/bin/sh', '-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args];
+    const child = spawn(command[0], command.slice(1), {
       cwd: opts.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
