@@ -55,6 +55,11 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the provider adapters do not depend on the scripted test model', () => {
+    const users = files.filter((f) => importsOf(readFileSync(f, 'utf8')).some((spec) => resolve(dirname(f), spec) === join(SRC, 'model', 'scripted.js')));
+    expect(users.map((f) => relative(SRC, f)).sort()).toEqual(['cli/model-factory.ts', 'index.ts']);
+  });
+
   it('the check sees every kind of import', () => {
     const text = `import { a } from './x.js';\nimport type { B } from '../model/y.js';\nexport { c } from "../cli/z.js";\nconst m = await import('../agent/w.js');\nimport './side-effect.js';`;
     expect(importsOf(text)).toEqual(['./x.js', '../model/y.js', '../cli/z.js', '../agent/w.js', './side-effect.js']);

@@ -3,8 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, mergeLayers, redact, resolveConfig } from '../src/cli/config.js';
-import { runCli, tempDir } from './support/helpers.js';
+import { loadConfig, mergeLayers, redact, resolveConfig, UnknownProviderError } from '../src/cli/config.js';
+import { UsageError } from '../src/core/types.js';
+import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 const writeJson = (file: string, data: unknown) => {
   mkdirSync(join(file, '..'), { recursive: true });
@@ -96,6 +97,9 @@ describe('resolveConfig precedence', () => {
 
   it('an unknown provider is a usage error listing the known ones', () => {
     expect(() => resolveConfig({ flags: { provider: 'nope' }, env: {} })).toThrow(/unknown provider "nope" \(known: openai, anthropic/);
+    // A typed error, so --script runs can tell it apart without reading its message.
+    expect(() => resolveConfig({ flags: { provider: 'nope' }, env: {} })).toThrow(UnknownProviderError);
+    expect(() => resolveConfig({ flags: { provider: 'nope' }, env: {} })).toThrow(UsageError);
   });
 });
 
@@ -164,5 +168,19 @@ describe('CLI', () => {
     const unknown = await runCli(['--provider', 'nope', 'hello'], { cwd });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown provider "nope"/);
+  });
+
+  it('--script needs no provider: an unknown one is ignored, but the rest of the config applies and other config errors still stop the run', async () => {
+    const cwd = tempDir();
+    const home = tempDir();
+    const script = writeScript(cwd, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'script.json' } }] }, { text: 'never reached' }]);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ provider: 'nope', maxTurns: 1 }));
+    const r = await runCli(['--script', script, '--no-session', 'go'], { cwd, home });
+    expect(r.code).toBe(3); // maxTurns 1 from the same config file
+    expect(r.stderr).not.toMatch(/unknown provider/);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ provider: 'nope', maxTurns: 'many' }));
+    const bad = await runCli(['--script', script, '--no-session', 'go'], { cwd, home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"maxTurns" must be a whole number/);
   });
 });
