@@ -1,7 +1,9 @@
-// The HTML export in a real headless Chromium (/usr/bin/chromium, driven by playwright-core):
-// offline (no http/https request), the whole tree, click-through branches, collapsed tool
-// output, and message text that tries to break out of the JSON <script> stays text.
-// Without /usr/bin/chromium the browser tests FAIL, unless MINI_AGENT_SKIP_BROWSER=1.
+// The HTML export in a real headless Chromium (driven by playwright-core): offline (no
+// http/https request), the whole tree, click-through branches, collapsed tool output, and
+// message text that tries to break out of the JSON <script> stays text.
+// The browser is MINI_AGENT_CHROMIUM, else /usr/bin/chromium, else one on PATH. Without one the
+// browser tests are skipped with a note on the summary line; under MINI_AGENT_REQUIRE_SYSTEM_TOOLS=1
+// (CI) they fail instead. MINI_AGENT_SKIP_BROWSER=1 skips them on purpose, except in CI.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,9 +13,8 @@ import { exportHtml, scriptSafeJson } from '../src/session/export-html.js';
 import { SessionStore } from '../src/session/store.js';
 import { assistant, buildSession, contentEntries, CWD, fakeClock, SESSION_ID, user, XSS, type BuiltSession } from './support/export-session.js';
 import { tempDir } from './support/helpers.js';
+import { CHROMIUM, systemToolPath, useSystemTool } from './support/system-tools.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP_BROWSER = process.env.MINI_AGENT_SKIP_BROWSER === '1';
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
 describe('HTML export (static checks)', () => {
@@ -50,7 +51,9 @@ describe('HTML export (static checks)', () => {
   });
 });
 
-describe.skipIf(SKIP_BROWSER)('HTML export in headless Chromium', () => {
+describe('HTML export in headless Chromium', () => {
+  // Undefined when the tests below skip or fail before using it (see useSystemTool).
+  const chromiumPath = systemToolPath(CHROMIUM);
   let browser: Browser | undefined;
   let built: BuiltSession;
   let page: Page;
@@ -60,7 +63,8 @@ describe.skipIf(SKIP_BROWSER)('HTML export in headless Chromium', () => {
   // A failure here is reported by every test below (not by the hook), so the summary line counts it.
   let setupError: unknown;
   const btest = (name: string, body: () => Promise<void> | void) =>
-    test(name, async () => {
+    test(name, async (ctx) => {
+      useSystemTool(ctx, CHROMIUM);
       if (setupError) throw setupError;
       await body();
     });
@@ -74,11 +78,9 @@ describe.skipIf(SKIP_BROWSER)('HTML export in headless Chromium', () => {
   });
 
   async function setup(): Promise<void> {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install it (apt-get install chromium) or set MINI_AGENT_SKIP_BROWSER=1 to skip the browser tests`);
-    }
+    if (chromiumPath === undefined) return;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: chromiumPath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     built = buildSession();
