@@ -10,18 +10,12 @@ import { createAnthropicAdapter } from '../src/model/anthropic.js';
 import { classifyError } from '../src/model/errors.js';
 import { createOpenAIAdapter } from '../src/model/openai.js';
 import { parseJsonl, runCli, tempDir } from './support/helpers.js';
-import { sse, startServer, type Reply, type TestServer } from './support/http-server.js';
+import { sse, servePerTest } from './support/http-server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
+const serve = servePerTest();
+afterEach(() => {
   vi.restoreAllMocks();
 });
-async function serve(replies: Reply[]): Promise<TestServer> {
-  const s = await startServer(replies);
-  servers.push(s);
-  return s;
-}
 
 const PRICING = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 const openai = (url: string) => createOpenAIAdapter({ provider: 'openai-compatible', model: 'm', baseUrl: `${url}/v1`, maxOutputTokens: 100, pricing: PRICING });

@@ -2,22 +2,14 @@
 // answer, through the real SDKs; failures give one clear line on stderr and a valid session.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { SessionStore } from '../src/session/store.js';
 import { projectMessages } from '../src/session/projector.js';
 import { essence, parseJsonl, runCli, tempDir } from './support/helpers.js';
-import { sse, startServer, type Reply, type TestServer } from './support/http-server.js';
+import { sse, servePerTest } from './support/http-server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-async function serve(replies: Reply[]): Promise<TestServer> {
-  const s = await startServer(replies);
-  servers.push(s);
-  return s;
-}
+const serve = servePerTest();
 
 // ---- OpenAI Chat Completions bodies ----
 const chunk = (delta: object, finish: string | null = null) => ({

@@ -4,7 +4,7 @@
 // re-sent to each provider is `{}` (documented in DESIGN.md); --record → --script replays it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { textOf, userMessage, type AssistantMessage, type Message, type ToolCall } from '../src/core/types.js';
 import { toAnthropicRequest } from '../src/model/anthropic-convert.js';
@@ -15,17 +15,9 @@ import { exportJsonl, exportMarkdown } from '../src/session/export-text.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
 import { parseJsonl, runCli, scriptedRun, tempDir } from './support/helpers.js';
-import { sse, startServer, type Reply, type TestServer } from './support/http-server.js';
+import { sse, servePerTest } from './support/http-server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-async function serve(replies: Reply[]): Promise<TestServer> {
-  const s = await startServer(replies);
-  servers.push(s);
-  return s;
-}
+const serve = servePerTest();
 
 const BROKEN = '{"path": "notes.md", "text": "unfinished';
 const NOT_OBJECT = '["notes.md"]';

@@ -5,7 +5,7 @@
 // served by a local server, so the real SDKs parse them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { userMessage, type AssistantMessage } from '../src/core/types.js';
 import type { ModelAdapter, ModelStreamEvent } from '../src/model/adapter.js';
@@ -14,7 +14,7 @@ import { createOpenAIAdapter } from '../src/model/openai.js';
 import type { RunEntry } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
 import { essence, parseJsonl, runCli, scriptedRun, tempDir } from './support/helpers.js';
-import { sse, startServer, type Reply, type TestServer } from './support/http-server.js';
+import { sse, servePerTest } from './support/http-server.js';
 
 const fixture = (path: string) => readFileSync(new URL(`./fixtures/${path}`, import.meta.url));
 const ANTHROPIC_REFUSAL = fixture('anthropic-messages/refusal-stop-details.sse');
@@ -22,15 +22,7 @@ const OPENAI_REFUSAL = fixture('openai-chat/refusal.sse');
 const POLICY = 'This request was refused due to policy.';
 const SORRY = "I'm sorry, I can't assist with that request.";
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-async function serve(replies: Reply[]): Promise<TestServer> {
-  const s = await startServer(replies);
-  servers.push(s);
-  return s;
-}
+const serve = servePerTest();
 
 const PRICING = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 async function respond(adapter: ModelAdapter): Promise<{ message: AssistantMessage; events: ModelStreamEvent[] }> {

@@ -2,6 +2,7 @@
 // real SDKs parse them. Bodies can be split at chosen byte positions, delayed, or cut off.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Reply {
   status?: number;
@@ -109,4 +110,17 @@ export function sse(events: Array<object | string>, opts: { named?: boolean; don
   }
   if (opts.done) out += 'data: [DONE]\n\n';
   return out;
+}
+
+/** `serve(replies)` for a test file: every server it starts is closed after each test. */
+export function servePerTest(): (handler: Handler | Reply[]) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    while (servers.length) await servers.pop()!.close();
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
+  };
 }
