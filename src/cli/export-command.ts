@@ -7,7 +7,7 @@ import { exportHtml } from '../session/export-html.js';
 import { exportJsonl, exportMarkdown } from '../session/export-text.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
-import { resolveSession } from './resolve.js';
+import { resolveSession } from '../session/resolve.js';
 
 export function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): number {
   const store = SessionStore.open(resolveSession(args.session, process.cwd()));

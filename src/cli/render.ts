@@ -1,7 +1,9 @@
 // Renderers: they only watch events. The text renderer streams the answer to
 // stdout and progress to stderr; the JSONL renderer writes one event per line.
 import type { AgentEvent } from '../core/events.js';
-import { textOf, type Refusal } from '../core/types.js';
+import { preview, textOf, type Refusal } from '../core/types.js';
+
+export { preview };
 
 export interface Output {
   write(text: string): void;
@@ -116,9 +118,4 @@ export function describeRefusal(refusal: Refusal | null): string {
       ? 'no explanation given'
       : "the provider's content filter stopped the response (no explanation given)";
   return `mini-agent: the model refused: ${what}${refusal?.category ? ` (category: ${refusal.category})` : ''}`;
-}
-
-export function preview(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }

@@ -10,10 +10,10 @@ import { createReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
 import type { ModelFlags, RunArgs } from './args.js';
-import { loadConfig, showConfig, UnknownProviderError, type Resolved } from './config.js';
-import { createModel } from './model-factory.js';
+import { loadConfig, showConfig, UnknownProviderError, type Resolved } from '../app/config.js';
+import { createModel } from '../app/model-factory.js';
 import { EXIT } from './exit-codes.js';
-import { openSessionForRun } from './session-open.js';
+import { openSession, type SessionChoice } from '../app/session-open.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -26,7 +26,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const prompt = args.prompt ?? (await readPromptFromStdin());
   const model = await createModel(args, resolved);
-  const opened = openSessionForRun(args, cwd, process.env);
+  const opened = openSession({ cwd, env: process.env, session: sessionChoiceOf(args), branch: args.branch, fork: args.fork });
   const store = opened.store;
   for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
   const trace = args.trace ? openTrace(args.trace, store) : undefined;
@@ -102,13 +102,22 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
 
 /** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
 function moveOnly(args: RunArgs, cwd: string): number {
-  const opened = openSessionForRun(args, cwd, process.env);
+  const opened = openSession({ cwd, env: process.env, session: sessionChoiceOf(args), branch: args.branch, fork: args.fork });
   const { store, moved } = opened;
   for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
   process.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
   opened.lock?.release();
   store.close();
   return EXIT.completed;
+}
+
+/** The session flags as the app layer's choice. */
+function sessionChoiceOf(args: RunArgs): SessionChoice {
+  if (args.noSession) return 'memory';
+  if (args.session !== undefined) return { file: args.session };
+  if (args.continue) return 'continue';
+  if (args.resume !== undefined) return { resume: args.resume };
+  return 'new';
 }
 
 /** With --script no provider is needed, but config files still give maxTurns and retry. */

@@ -9,9 +9,10 @@ import { EXIT } from './exit-codes.js';
 import { agentHome, sessionsDir } from '../session/paths.js';
 import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';
-import { continueSession, resolveEntry, resolveSession } from './resolve.js';
-import { openForWrite } from './session-open.js';
-import { formatStats, formatTree, treeJson } from './tree-view.js';
+import { continueSession, resolveEntry, resolveSession } from '../session/resolve.js';
+import { openForWrite } from '../app/session-open.js';
+import { formatStats, formatTree } from './tree-view.js';
+import { treeJson } from '../session/tree-json.js';
 
 type Out = (s: string) => void;
 const out: Out = (s) => void process.stdout.write(s);

@@ -137,6 +137,12 @@ export function textOf(content: ReadonlyArray<{ type: string; text?: string }>):
   return out;
 }
 
+/** Text on one line (whitespace runs become one space), cut to `max` characters with an ellipsis. */
+export function preview(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
 export function toolCallsOf(message: AssistantMessage): ToolCall[] {
   return message.content.filter((c): c is ToolCall => c.type === 'toolCall');
 }

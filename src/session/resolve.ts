@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
-import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type SessionSummary } from '../session/catalog.js';
-import { isContentEntry } from '../session/entries.js';
-import { readHeader } from '../session/session-file.js';
-import type { SessionStore } from '../session/store.js';
-import { agentHome, sessionsDir } from '../session/paths.js';
+import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type SessionSummary } from './catalog.js';
+import { isContentEntry } from './entries.js';
+import { readHeader } from './session-file.js';
+import type { SessionStore } from './store.js';
+import { agentHome, sessionsDir } from './paths.js';
 
 /** Edit distance, for "did you mean". */
 export function distance(a: string, b: string): number {
