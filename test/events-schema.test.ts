@@ -89,6 +89,22 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
     })
   ).events;
 
+  runs.refused = (await scriptedRun({ cwd, turns: [{ refusal: { reason: 'refusal', category: 'cyber', explanation: 'no' } }] })).events;
+  let sent = false;
+  runs.queued = (
+    await scriptedRun({
+      cwd,
+      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'Steered.' }, { text: 'Followed up.' }],
+      onEvent: (e, runner) => {
+        if (e.type === 'tool_start' && !sent) {
+          sent = true;
+          runner.followUp('and then this');
+          runner.steer('look here instead');
+        }
+      },
+    })
+  ).events;
+
   const midStream = new AbortController();
   runs.abortStream = (
     await scriptedRun({
@@ -187,6 +203,8 @@ describe('events of real runs', () => {
     expect(Object.fromEntries(Object.keys(runs).map((n) => [n, stop(n)]))).toEqual({
       text: 'completed',
       tools: 'completed',
+      refused: 'refused',
+      queued: 'completed',
       modelError: 'error',
       exhausted: 'error',
       retried: 'completed',

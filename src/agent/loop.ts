@@ -9,6 +9,7 @@ import {
   userMessage,
   type Message,
   type ModelError,
+  type QueueItem,
   type Refusal,
   type ToolCall,
   type Usage,
@@ -18,6 +19,7 @@ import type { SessionStore } from '../session/store.js';
 import { projectMessages, unansweredToolCalls } from '../session/projector.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
+import type { Inbox } from './inbox.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -38,6 +40,10 @@ export interface LoopOptions extends TurnPolicy {
   runId?: string;
   /** Reported as warning events right after run_start. */
   warnings?: readonly string[];
+  /** Steers and follow-ups sent while the run is in progress. */
+  inbox?: Inbox;
+  /** The prompt came from the queue (a steer or follow-up sent while idle): reported as delivered. */
+  promptItem?: QueueItem;
 }
 
 export interface RunOutcome {
@@ -83,6 +89,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     promptEntryId: promptEntry.id,
     maxTurns,
   });
+  if (opts.promptItem) emit(delivered(opts.promptItem, promptEntry.id));
   for (const message of opts.warnings ?? []) emit({ type: 'warning', message });
   if (interrupted.length > 0) {
     emit({ type: 'warning', message: `repaired an interrupted run: ${interrupted.length} tool call(s) had no result and were answered as interrupted` });
@@ -95,9 +102,15 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     return outcome;
   };
 
+  const inbox = opts.inbox;
+  const deliver = (items: readonly QueueItem[]) => {
+    for (const item of items) emit(delivered(item, store.appendMessage(userMessage(item.text)).id));
+  };
   for (;;) {
     if (signal.aborted) return finish('aborted', ABORTED);
     if (outcome.turns >= maxTurns) return finish('max_turns');
+    // Steers sent meanwhile come after the tool batch's results, before the next request.
+    if (inbox) deliver(inbox.takeSteers());
     const turn = ++outcome.turns;
     const path = store.activePath();
     const messages = projectMessages(path);
@@ -135,6 +148,15 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     if (calls.length === 0) {
       store.sync(); // durable before anyone hears the turn ended
       emit({ type: 'turn_end', turn, toolCalls: 0 });
+      // The run would end here: a steer that came in meanwhile, or a follow-up, keeps it going.
+      if (inbox && outcome.turns < maxTurns && !signal.aborted) {
+        if (inbox.hasSteers()) continue;
+        const next = inbox.takeFollowUp();
+        if (next) {
+          deliver([next]);
+          continue;
+        }
+      }
       return finish('completed');
     }
     if (message.stopReason === 'length') {
@@ -207,6 +229,10 @@ function record(call: ToolCall, result: ToolResult, durationMs: number, turn: nu
   outcome.toolCalls++;
   if (result.isError) outcome.toolErrors++;
   opts.emit({ type: 'tool_end', turn, toolCallId: call.id, name: call.name, result, entryId: entry.id, durationMs: Math.round(durationMs) });
+}
+
+function delivered(item: QueueItem, entryId: string): EventBody {
+  return { type: item.kind === 'steer' ? 'steer_delivered' : 'follow_up_delivered', id: item.id, entryId, text: item.text };
 }
 
 function toolStart(call: ToolCall, turn: number): EventBody {

@@ -1,15 +1,16 @@
-// The session runner: one run at a time per session, queued prompts, and the
-// run_settled event that closes every run, whatever happened inside.
-import { createEmitter, type AgentEvent, type EventListener } from '../core/events.js';
-import { emptyUsage } from '../core/types.js';
+// The session runner: one run at a time per session, queued prompts, steering and follow-up
+// queues, and the run_settled event that closes every run, whatever happened inside.
+import { randomUUID } from 'node:crypto';
+import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
+import { emptyUsage, type QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { MessageQueue, type Inbox } from './inbox.js';
 import { runLoop, type RunOutcome } from './loop.js';
-import { randomUUID } from 'node:crypto';
-import { sessionStats, snapshotOf } from '../session/stats.js';
-import type { TurnPolicy } from './turn-stream.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import type { TurnPolicy } from './turn-stream.js';
 
 export interface RunnerOptions extends TurnPolicy {
   store: SessionStore;
@@ -24,15 +25,18 @@ export interface RunnerOptions extends TurnPolicy {
 export interface RunResult extends RunOutcome {
   durationMs: number;
   leafId: string | null;
+  /** Steers and follow-ups this run did not deliver (it was aborted or failed): handed back. */
+  undelivered: QueueItem[];
 }
 
 export class SessionRunner {
   private readonly listeners: EventListener[] = [];
   private readonly listenerErrors: unknown[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
-  private current: AbortController | undefined;
+  private runs: Promise<unknown> = Promise.resolve();
+  private current: { controller: AbortController; emit: (body: EventBody) => void; handedBack: QueueItem[] } | undefined;
   private pending = 0;
   private warned = false;
+  private readonly queue = new MessageQueue();
 
   constructor(private readonly opts: RunnerOptions) {}
 
@@ -55,31 +59,95 @@ export class SessionRunner {
     return this.listenerErrors;
   }
 
+  /** Resolves when no run is in progress or queued (including runs started by steer or followUp). */
+  async idle(): Promise<void> {
+    while (this.pending > 0) await this.runs;
+  }
+
   /**
    * Runs a prompt to the end. A prompt sent while another run is in progress waits
    * for it (runs never interleave on one session). `signal` aborts this run only.
    */
   run(prompt: string, signal?: AbortSignal): Promise<RunResult> {
+    return this.enqueueRun(prompt, signal);
+  }
+
+  /**
+   * A message for the run in progress, delivered after its current tool batch (every call of the
+   * current response still runs to completion) and before the next model request. With no run
+   * in progress it starts one.
+   */
+  steer(text: string): QueueItem {
+    return this.send('steer', text);
+  }
+
+  /** A message delivered only when the run would otherwise end; it then goes on with a new turn. With no run in progress it starts one. */
+  followUp(text: string): QueueItem {
+    return this.send('follow_up', text);
+  }
+
+  /** The steers and follow-ups waiting, oldest first. */
+  queued(): QueueItem[] {
+    return this.queue.list();
+  }
+
+  /** Cancels a waiting item; false when it was delivered already or never existed. */
+  cancel(id: string): boolean {
+    const removed = this.queue.cancel(id);
+    if (removed) this.queueChanged();
+    return removed;
+  }
+
+  /**
+   * Aborts the run in progress, if any, and hands back the steers and follow-ups it had not
+   * delivered (they are also in that run's result). Prompts queued behind it still run.
+   */
+  abort(): QueueItem[] {
+    const handedBack = this.queue.drain();
+    if (this.current) {
+      this.current.handedBack.push(...handedBack);
+      if (handedBack.length > 0) this.queueChanged();
+      this.current.controller.abort();
+    }
+    return handedBack;
+  }
+
+  private send(kind: QueueItem['kind'], text: string): QueueItem {
+    const item = this.queue.add(kind, text);
+    if (this.pending === 0) {
+      // Idle: the message starts a run of its own, as its prompt.
+      this.queue.cancel(item.id);
+      void this.enqueueRun(item.text, undefined, item).catch(() => undefined);
+    } else this.queueChanged();
+    return item;
+  }
+
+  private queueChanged(): void {
+    this.current?.emit({ type: 'queue_update', items: this.queue.list() });
+  }
+
+  private enqueueRun(prompt: string, signal?: AbortSignal, promptItem?: QueueItem): Promise<RunResult> {
     this.pending++;
-    const result = this.queue.then(() => this.runNow(prompt, signal));
-    this.queue = result.catch(() => undefined).finally(() => this.pending--);
+    const result = this.runs.then(() => this.runNow(prompt, signal, promptItem));
+    this.runs = result.catch(() => undefined).finally(() => this.pending--);
     return result;
   }
 
-  /** Aborts the run in progress, if any. Queued prompts still run. */
-  abort(): void {
-    this.current?.abort();
-  }
-
-  private async runNow(prompt: string, signal?: AbortSignal): Promise<RunResult> {
+  private async runNow(prompt: string, signal: AbortSignal | undefined, promptItem: QueueItem | undefined): Promise<RunResult> {
     const { store, model, tools, cwd } = this.opts;
     const now = this.opts.now ?? Date.now;
     const controller = new AbortController();
-    this.current = controller;
     const onAbort = () => controller.abort();
     if (signal?.aborted) controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const emit = createEmitter([...this.listeners], { now, onListenerError: (err) => this.listenerErrors.push(err) });
+    const current = { controller, emit, handedBack: [] as QueueItem[] };
+    this.current = current;
+    const inbox: Inbox = {
+      takeSteers: () => this.taken(this.queue.takeSteers()),
+      hasSteers: () => this.queue.hasSteers(),
+      takeFollowUp: () => this.taken(this.queue.takeFollowUp()),
+    };
     const started = now();
     const runId = randomUUID();
     let outcome: RunOutcome;
@@ -101,6 +169,8 @@ export class SessionRunner {
         random: this.opts.random,
         // Problems found when the session was loaded are reported once, in the first run.
         warnings: this.warned ? [] : [...store.warnings],
+        inbox,
+        promptItem,
       });
       this.warned = true;
     } catch (err) {
@@ -116,15 +186,16 @@ export class SessionRunner {
       };
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.current = undefined;
     }
-    const result: RunResult = { ...outcome, durationMs: now() - started, leafId: store.leafId };
-    // Stats before the run record (the snapshot), then after it (run_settled's lastRun).
-    const before = sessionStats(store);
+    // A run that did not complete hands back what it did not deliver; after a completed run,
+    // what came in at the very end starts the next run (a steer or follow-up is never lost).
+    if (outcome.stopReason !== 'completed' && this.queue.size > 0) {
+      current.handedBack.push(...this.queue.drain());
+      emit({ type: 'queue_update', items: [] });
+    }
+    const result: RunResult = { ...outcome, durationMs: now() - started, leafId: store.leafId, undelivered: current.handedBack };
     try {
-      // The run's record, with a snapshot of the session's shape for fast listings; then fsync.
-      store.append({
-        type: 'run',
+      store.recordRun({
         runId,
         startedAt: new Date(started).toISOString(),
         durationMs: result.durationMs,
@@ -136,17 +207,19 @@ export class SessionRunner {
         ...(result.error ? { error: `${result.error.kind}: ${result.error.message}` } : {}),
         ...(result.refusal ? { refusal: result.refusal } : {}),
         leafId: result.leafId,
-        snapshot: snapshotOf(store, before),
       });
-      store.sync();
     } catch (err) {
       emit({ type: 'warning', message: `could not write the session file: ${(err as Error).message}` });
     }
+    this.current = undefined;
+    const next = this.queue.size > 0 ? this.queue.shift() : undefined;
+    if (next) void this.enqueueRun(next.text, undefined, next).catch(() => undefined);
     emit({
       type: 'run_settled',
       stopReason: result.stopReason,
       error: result.error,
       refusal: result.refusal,
+      undelivered: result.undelivered,
       usage: result.usage,
       turns: result.turns,
       toolCalls: result.toolCalls,
@@ -156,6 +229,12 @@ export class SessionRunner {
       stats: sessionStats(store),
     });
     return result;
+  }
+
+  /** Items the loop took for delivery: the queue changed. */
+  private taken<T extends QueueItem | QueueItem[] | undefined>(items: T): T {
+    if (Array.isArray(items) ? items.length > 0 : items !== undefined) this.queueChanged();
+    return items;
   }
 }
 

@@ -81,6 +81,7 @@ const SessionStatsSchema = Type.Object({
     Type.Null(),
   ]),
 });
+const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
 const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns');
 
 const common = {
@@ -133,6 +134,9 @@ export const AgentEventSchema = Type.Union(
       durationMs: Type.Number(),
     }, 'A tool finished; its result is stored as entryId.'),
     ev('turn_end', { turn: Int, toolCalls: Int }, 'A turn finished.'),
+    ev('queue_update', { items: Type.Array(QueueItemSchema) }, 'The steers and follow-ups waiting to be delivered changed.'),
+    ev('steer_delivered', { id: Str, entryId: Str, text: Str }, 'A steer became a user message, after the tool batch and before the next request.'),
+    ev('follow_up_delivered', { id: Str, entryId: Str, text: Str }, 'A follow-up became a user message when the run would have ended; the run goes on.'),
     ev('retry', { turn: Int, attempt: Int, delayMs: Type.Number(), kind: ErrorKind, message: Str }, 'A failed request will be retried after delayMs.'),
     ev('warning', { message: Str }, 'Something the user should know; the run goes on.'),
     ev('run_end', { turns: Int, stopReason: RunStop }, 'The loop stopped.'),
@@ -140,6 +144,7 @@ export const AgentEventSchema = Type.Union(
       stopReason: RunStop,
       error: Type.Union([ModelErrorSchema, Type.Null()]),
       refusal: Type.Union([RefusalSchema, Type.Null()]),
+      undelivered: Type.Array(QueueItemSchema, { description: 'steers and follow-ups not delivered (abort, failure): handed back' }),
       usage: UsageSchema,
       turns: Int,
       toolCalls: Int,

@@ -1,7 +1,7 @@
 // The events the loop emits: a typed union, the only thing an interface sees of a run.
 // Public and versioned: docs/events.schema.json documents it and a test keeps the
 // two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
-import type { AssistantMessage, ModelError, ModelErrorKind, Refusal, TextContent, Usage } from './types.js';
+import type { AssistantMessage, ModelError, ModelErrorKind, QueueItem, Refusal, TextContent, Usage } from './types.js';
 
 export interface Stats {
   usage: Usage;
@@ -33,6 +33,7 @@ export interface SessionStats {
 /**
  * 2: run_settled/run_end `stopReason: "refused"` and `run_settled.refusal`; error kind
  * `invalid_response`; `rawArguments` on tool calls. A refusal used to settle as `completed`.
+ * Additive since: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`.
  */
 export const EVENT_SCHEMA_VERSION = 2;
 
@@ -91,6 +92,12 @@ export type EventBody =
       durationMs: number;
     }
   | { type: 'turn_end'; turn: number; toolCalls: number }
+  /** The messages waiting to be delivered changed (sent, delivered, cancelled or handed back). */
+  | { type: 'queue_update'; items: QueueItem[] }
+  /** A steer became a user message (entryId), after the tool batch and before the next request. */
+  | { type: 'steer_delivered'; id: string; entryId: string; text: string }
+  /** A follow-up became a user message (entryId) when the run would have ended; the run goes on. */
+  | { type: 'follow_up_delivered'; id: string; entryId: string; text: string }
   | { type: 'retry'; turn: number; attempt: number; delayMs: number; kind: ModelErrorKind; message: string }
   | { type: 'warning'; message: string }
   | { type: 'run_end'; turns: number; stopReason: RunStopReason }
@@ -100,6 +107,8 @@ export type EventBody =
       error: ModelError | null;
       /** Set when stopReason is `refused`: a refusal or content filter ended the response. */
       refusal: Refusal | null;
+      /** Steers and follow-ups that were not delivered (an abort or a failure ended the run): handed back, never dropped. */
+      undelivered: QueueItem[];
       usage: Usage;
       turns: number;
       toolCalls: number;

@@ -61,6 +61,15 @@ export interface Refusal {
   explanation?: string;
 }
 
+/** A message sent while a run is in progress: a steer (after the current tool batch) or a follow-up (when the run would end). */
+export type QueueKind = 'steer' | 'follow_up';
+
+export interface QueueItem {
+  id: string;
+  kind: QueueKind;
+  text: string;
+}
+
 export interface UserMessage {
   role: 'user';
   content: TextContent[];

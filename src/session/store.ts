@@ -9,11 +9,14 @@ import {
   type ContentEntry,
   type MessageEntry,
   type NewEntry,
+  type RunEntry,
+  type RunRecord,
   type SessionEntry,
   type SessionHeader,
 } from './entries.js';
 import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
+import { snapshotOf } from './stats.js';
 
 export interface CreateOptions {
   cwd: string;
@@ -197,6 +200,16 @@ export class SessionStore {
     }
     this.sink.appendLine(JSON.stringify(entry));
     this.index(entry);
+    return entry;
+  }
+
+  /**
+   * Appends the record of a run with a snapshot of the session's shape just before it (counts,
+   * name, first message, stats), so a listing can summarize the file from its tail, then fsyncs.
+   */
+  recordRun(record: RunRecord): RunEntry {
+    const entry = this.append({ type: 'run', ...record, snapshot: snapshotOf(this) }) as RunEntry;
+    this.sync();
     return entry;
   }
 

@@ -107,7 +107,8 @@ export interface ScriptedRunOptions {
   registry?: RegistryOptions;
   maxTurns?: number;
   signal?: AbortSignal;
-  onEvent?: (e: AgentEvent) => void;
+  /** Sees every event, with the runner (to steer, follow up or abort from a listener). */
+  onEvent?: (e: AgentEvent, runner: SessionRunner) => void;
   /** Retry policy and a fake clock for the retry wait. */
   retry?: RetryPolicy;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
@@ -119,6 +120,7 @@ export interface ScriptedRun {
   result: RunResult;
   events: AgentEvent[];
   model: ScriptedModel;
+  runner: SessionRunner;
   store: SessionStore;
   cwd: string;
 }
@@ -133,10 +135,10 @@ export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
   const events: AgentEvent[] = [];
   runner.subscribe((e) => {
     events.push(e);
-    o.onEvent?.(e);
+    o.onEvent?.(e, runner);
   });
   const result = await runner.run(o.prompt ?? 'go', o.signal);
-  return { result, events, model, store, cwd };
+  return { result, events, model, store, cwd, runner };
 }
 
 /** What must be identical between a run and its replay. */
