@@ -1,4 +1,9 @@
-// The library entry: the blocks, for embedding mini-agent or measuring it.
+// The library entry. `createAgent` is the SDK: one agent session (configuration, model, tools,
+// session file, runner) for any program. The lower blocks stay reachable for people who build
+// their own loop or front end.
+export { createAgent } from './app/agent.js';
+export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice } from './app/types.js';
+export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';
 export * from './core/types.js';
 export * from './core/events.js';
 export * from './session/entries.js';
@@ -13,6 +18,7 @@ export type { ToolDefinition, ToolContext, ToolResult, ToolRisk } from './tools/
 export { createReadFileTool } from './tools/read-file.js';
 export { createWriteNoteTool } from './tools/write-note.js';
 export { runLoop, DEFAULT_MAX_TURNS, type LoopOptions, type RunOutcome } from './agent/loop.js';
+export type { Inbox } from './agent/inbox.js';
 export { SessionRunner, type RunnerOptions, type RunResult } from './agent/runner.js';
 export { buildSystemPrompt } from './agent/system-prompt.js';
 export { createOpenAIAdapter } from './model/openai.js';

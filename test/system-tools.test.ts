@@ -96,13 +96,17 @@ function runVitest(file: string, env: Record<string, string>): Promise<VitestRun
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    let stdout = ''; // the summary line is the last line of stdout; stderr chunks may arrive after it
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      stdout += d;
+    });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const lines = output.trimEnd().split('\n');
+      const lines = stdout.trimEnd().split('\n');
       resolve({ code, output, lastLine: lines[lines.length - 1] ?? '' });
     });
   });

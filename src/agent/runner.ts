@@ -128,8 +128,9 @@ export class SessionRunner {
 
   private enqueueRun(prompt: string, signal?: AbortSignal, promptItem?: QueueItem): Promise<RunResult> {
     this.pending++;
-    const result = this.runs.then(() => this.runNow(prompt, signal, promptItem));
-    this.runs = result.catch(() => undefined).finally(() => this.pending--);
+    // `pending` drops before the caller hears the result, so `busy` is false once a run settled.
+    const result = this.runs.then(() => this.runNow(prompt, signal, promptItem)).finally(() => this.pending--);
+    this.runs = result.catch(() => undefined);
     return result;
   }
 

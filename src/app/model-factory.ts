@@ -1,6 +1,7 @@
 // Builds the model adapter the run uses: the scripted model, or a real provider from the
 // resolved configuration. Provider modules (and their SDKs) are imported only here, lazily.
 import { closeSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { AdapterConfig } from '../model/models.js';
@@ -10,10 +11,11 @@ import { parseScript } from '../model/script.js';
 import { ScriptedModel } from '../model/scripted.js';
 import type { Resolved } from './config.js';
 
-export async function createModel(opts: { script?: string; record?: string }, resolved: Resolved): Promise<ModelAdapter> {
-  const model = opts.script ? loadScript(opts.script) : await createProviderModel(resolved);
+/** The model of an agent: the scripted one (`script`), or the configured provider; wrapped for `record`. Paths resolve against `cwd`. */
+export async function createModel(opts: { script?: string; record?: string; cwd?: string }, resolved: Resolved): Promise<ModelAdapter> {
+  const model = opts.script ? loadScript(opts.script, opts.cwd) : await createProviderModel(resolved);
   if (!opts.record) return model;
-  const file = opts.record;
+  const file = resolve(opts.cwd ?? '.', opts.record);
   checkWritable(file);
   return new RecordingModel(model, (script) => {
     // Atomic: a crash mid-run leaves the turns recorded so far, never half a file. 0600: a
@@ -25,10 +27,10 @@ export async function createModel(opts: { script?: string; record?: string }, re
   });
 }
 
-function loadScript(file: string): ScriptedModel {
+function loadScript(file: string, cwd = '.'): ScriptedModel {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(resolve(cwd, file), 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read script ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { forkSession } from '../session/fork.js';
-import { acquireSessionLock, SessionLockedError, type SessionLock } from '../session/lock.js';
+import { acquireSessionLock, type SessionLock } from '../session/lock.js';
 import { migrateIfNeeded } from '../session/migrate.js';
 import { makePrivateDir } from '../session/private-fs.js';
 import { readHeader } from '../session/session-file.js';
@@ -47,13 +47,7 @@ function sessionLabel(file: string): string {
 
 /** Takes the lock, migrates an older file, and opens it for appending. */
 export function openForWrite(file: string, cwd: string): { store: SessionStore; lock: SessionLock; notes: string[] } {
-  let lock: SessionLock;
-  try {
-    lock = acquireSessionLock(file, sessionLabel(file));
-  } catch (err) {
-    if (err instanceof SessionLockedError) throw new UsageError(err.message);
-    throw err;
-  }
+  const lock = acquireSessionLock(file, sessionLabel(file)); // SessionLockedError is a usage error
   try {
     const notes: string[] = [];
     const migrated = migrateIfNeeded(file);

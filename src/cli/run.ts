@@ -1,19 +1,15 @@
-// `mini-agent [options] "prompt"`: wires the blocks together and watches the events.
-// The interface never decides when the loop stops; it only aborts on a signal.
+// `mini-agent [options] "prompt"`, print mode: a thin user of the application layer. It creates
+// an agent (createAgent), renders its events, and on a signal aborts; it never decides when the
+// loop stops, and it builds no model, tool or session itself.
 import { closeSync, writeSync } from 'node:fs';
-import { SessionRunner } from '../agent/runner.js';
+import { createAgent } from '../app/agent.js';
+import { loadConfig, showConfig, type EffectiveConfig } from '../app/config.js';
+import { openSession, type SessionChoice } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { openPrivateFile } from '../session/private-fs.js';
-import { SessionStore } from '../session/store.js';
-import { createReadFileTool } from '../tools/read-file.js';
-import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
-import { createWriteNoteTool } from '../tools/write-note.js';
 import type { ModelFlags, RunArgs } from './args.js';
-import { loadConfig, showConfig, UnknownProviderError, type Resolved } from '../app/config.js';
-import { createModel } from '../app/model-factory.js';
 import { EXIT } from './exit-codes.js';
-import { openSession, type SessionChoice } from '../app/session-open.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
@@ -22,27 +18,33 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
   if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
-  const resolved = args.script ? resolveForScript(cwd, args) : loadConfig(cwd, process.env, args.flags);
-  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const prompt = args.prompt ?? (await readPromptFromStdin());
-  const model = await createModel(args, resolved);
-  const opened = openSession({ cwd, env: process.env, session: sessionChoiceOf(args), branch: args.branch, fork: args.fork });
-  const store = opened.store;
-  for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
-  const trace = args.trace ? openTrace(args.trace, store) : undefined;
-  const lock = opened.lock;
-
-  const permission: PermissionCheck | undefined = args.readOnly
-    ? (_call, tool) => (tool.risk === 'read' ? { allow: true } : { allow: false, reason: 'mini-agent runs with --read-only; this tool changes files' })
-    : undefined;
-  const tools = new ToolRegistry([createReadFileTool(), createWriteNoteTool()], { permission });
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: resolved.config.maxTurns, retry: resolved.config.retry, idleTimeoutMs: resolved.config.idleTimeoutMs });
+  const agent = await createAgent({
+    cwd,
+    env: process.env,
+    ...args.flags,
+    script: args.script,
+    record: args.record,
+    readOnly: args.readOnly,
+    session: sessionChoiceOf(args),
+    branch: args.branch,
+    fork: args.fork,
+  });
+  for (const w of agent.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
+  for (const note of agent.notes) process.stderr.write(`mini-agent: ${note}\n`);
+  let trace: ReturnType<typeof openTrace> | undefined;
+  try {
+    trace = args.trace ? openTrace(args.trace) : undefined;
+  } catch (err) {
+    await agent.close();
+    throw err;
+  }
 
   const out = guardedOutput(process.stdout);
   const err = guardedOutput(process.stderr);
-  runner.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose, live: process.stdout.isTTY === true }));
-  if (args.json) for (const w of store.warnings) err.write(`warning: ${w}\n`);
-  if (trace) runner.subscribe(trace.listener);
+  agent.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose, live: process.stdout.isTTY === true }));
+  if (args.json) for (const w of agent.session.warnings) err.write(`warning: ${w}\n`);
+  if (trace) agent.subscribe(trace.listener);
 
   // SIGINT/SIGTERM abort the run cleanly; a second signal exits at once (every
   // appended line is already whole, so the session file stays consistent).
@@ -51,15 +53,15 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (signalled) process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
     signalled = sig;
     if (!args.json) err.write(`\nmini-agent: ${sig} received, stopping (again to force)\n`);
-    runner.abort();
+    agent.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const result = await runner.run(prompt);
-    for (const e of runner.errors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
+    const result = await agent.prompt(prompt);
+    for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
-    if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, model.provider, resolved.config) + '\n');
+    if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');
     switch (result.stopReason) {
       case 'completed':
         return EXIT.completed;
@@ -77,8 +79,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     trace?.close();
-    store.close();
-    lock?.release();
+    await agent.close();
   }
 }
 
@@ -120,18 +121,8 @@ function sessionChoiceOf(args: RunArgs): SessionChoice {
   return 'new';
 }
 
-/** With --script no provider is needed, but config files still give maxTurns and retry. */
-function resolveForScript(cwd: string, args: RunArgs): Resolved {
-  try {
-    return loadConfig(cwd, process.env, args.flags);
-  } catch (err) {
-    if (!(err instanceof UnknownProviderError)) throw err;
-    return loadConfig(cwd, { ...process.env, MINI_AGENT_PROVIDER: 'openai' }, { ...args.flags, provider: undefined });
-  }
-}
-
 /** What to do about a failed run, by error kind: one line, naming the provider. */
-export function describeFailure(error: ModelError, provider: string, c: Resolved['config']): string {
+export function describeFailure(error: ModelError, provider: string, c: EffectiveConfig): string {
   const kind = error.kind;
   const hints: Record<ModelErrorKind, string> = {
     auth: `check the API key${c.apiKeyEnv ? ` (${c.apiKeyEnv})` : ''} and that it may use model ${c.model}`,
@@ -174,12 +165,11 @@ async function readPromptFromStdin(): Promise<string> {
 }
 
 /** --trace FILE: every event, one JSON line each, written as it happens. */
-function openTrace(file: string, store: SessionStore): { listener: EventListener; close(): void } {
+function openTrace(file: string): { listener: EventListener; close(): void } {
   let fd: number;
   try {
     fd = openPrivateFile(file, 'w'); // a new trace file is 0600: it holds the whole conversation
   } catch (err) {
-    store.close();
     throw new UsageError(`cannot write trace file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   return {

@@ -5,9 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { UsageError } from '../core/types.js';
 import { openPrivateFile } from './private-fs.js';
 
-export class SessionLockedError extends Error {
+/** Another live process writes this session. A usage error: nothing ran, and the user can wait or pick another session. */
+export class SessionLockedError extends UsageError {
   override name = 'SessionLockedError';
   constructor(
     readonly sessionLabel: string,
@@ -26,6 +28,8 @@ interface LockInfo {
   pid: number;
   host: string;
   since: string;
+  /** Tells this holder from another one of the same process. */
+  token?: string;
 }
 
 function parseLock(text: string): LockInfo | undefined {
@@ -108,12 +112,26 @@ function breakStaleLock(path: string, me: LockInfo): boolean {
 }
 
 /**
+ * The lock files this process holds. A lock file names only a pid, so without this a second
+ * agent in the same process (the SDK allows several) would take its own process's lock as a
+ * leftover and write the same session. This set is the in-process half of the lock.
+ */
+const heldHere = new Map<string, string>(); // lock path → token
+
+/**
  * Takes the lock of `file` for this process, or throws SessionLockedError naming the holder.
  * The lock is released by `release()` and, as a last resort, when the process exits.
  */
 export function acquireSessionLock(file: string, sessionLabel: string): SessionLock {
   const path = `${file}.lock`;
-  const me: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const held = heldHere.get(path);
+  if (held !== undefined) {
+    // Held by another agent of this process, unless its lock file was taken from it since.
+    if (readLock(path)?.token === held) throw new SessionLockedError(sessionLabel, process.pid);
+    heldHere.delete(path);
+  }
+  const token = randomBytes(8).toString('hex');
+  const me: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token };
   // The lock file appears with its content already in it (written to a private file, then
   // hard-linked into place, which fails if the lock exists): no one ever reads a half-made lock.
   const mine = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -135,7 +153,7 @@ export function acquireSessionLock(file: string, sessionLabel: string): SessionL
       if (holder && holder.pid !== process.pid && (holder.host !== me.host || pidAlive(holder.pid))) {
         throw new SessionLockedError(sessionLabel, holder.pid);
       }
-      // Stale (dead pid), unreadable, or our own leftover: remove it (safely) and try again.
+      // Stale (dead pid), unreadable, or this process's leftover (not in heldHere): remove it (safely) and try again.
       if (!breakStaleLock(path, me)) pause(5);
       if (attempt === 199) throw new SessionLockedError(sessionLabel, readLock(path)?.pid ?? -1);
     }
@@ -146,12 +164,14 @@ export function acquireSessionLock(file: string, sessionLabel: string): SessionL
       /* already gone */
     }
   }
+  heldHere.set(path, token);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    if (heldHere.get(path) === token) heldHere.delete(path);
     process.off('exit', release);
-    if (readLock(path)?.pid === process.pid) {
+    if (readLock(path)?.token === token) {
       try {
         unlinkSync(path);
       } catch {

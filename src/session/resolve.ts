@@ -9,6 +9,16 @@ import { readHeader } from './session-file.js';
 import type { SessionStore } from './store.js';
 import { agentHome, sessionsDir } from './paths.js';
 
+/** A SESSION or ENTRY that names nothing, or more than one thing. */
+export class ResolveError extends UsageError {
+  constructor(
+    readonly kind: 'not_found' | 'ambiguous',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Edit distance, for "did you mean". */
 export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -39,7 +49,7 @@ const describe = (s: SessionSummary) =>
 export function resolveSession(spec: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   if (spec.includes('/') || spec.endsWith('.jsonl')) {
     const file = resolve(spec);
-    if (!existsSync(file)) throw new UsageError(`session file not found: ${spec}`);
+    if (!existsSync(file)) throw new ResolveError('not_found', `session file not found: ${spec}`);
     return file;
   }
   const here = summarizeAll(listSessionFiles(sessionsDir(cwd, env)));
@@ -49,7 +59,8 @@ export function resolveSession(spec: string, cwd: string, env: NodeJS.ProcessEnv
   const anywhere = match(spec, everywhere);
   if (anywhere) return anywhere;
   const near = closest(spec, everywhere.flatMap((s) => [s.id, ...(s.name ? [s.name] : [])]));
-  throw new UsageError(
+  throw new ResolveError(
+    'not_found',
     `no session matches "${spec}"${near.length ? `; closest: ${near.join(', ')}` : ''} (run "mini-agent sessions --all" to list them)`,
   );
 }
@@ -60,7 +71,7 @@ function match(spec: string, sessions: SessionSummary[]): string | undefined {
   const byPrefix = exact.length > 1 ? exact : sessions.filter((s) => s.id.startsWith(spec));
   if (byPrefix.length === 1) return byPrefix[0].file;
   if (byPrefix.length > 1) {
-    throw new UsageError(`"${spec}" matches ${byPrefix.length} sessions; give more of the id:\n${byPrefix.slice(0, 10).map(describe).join('\n')}`);
+    throw new ResolveError('ambiguous', `"${spec}" matches ${byPrefix.length} sessions; give more of the id:\n${byPrefix.slice(0, 10).map(describe).join('\n')}`);
   }
   return undefined;
 }
@@ -69,7 +80,7 @@ function match(spec: string, sessions: SessionSummary[]): string | undefined {
 export function continueSession(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   // Files without a readable session header (left empty by a crash, or not sessions) are skipped.
   const file = mostRecent(listSessionFiles(sessionsDir(cwd, env)).filter((f) => readHeader(f)?.type === 'session'));
-  if (!file) throw new UsageError(`no session to continue in this workspace (${cwd}); start one without -c`);
+  if (!file) throw new ResolveError('not_found', `no session to continue in this workspace (${cwd}); start one without -c`);
   return file;
 }
 
@@ -83,14 +94,14 @@ export function resolveEntry(store: SessionStore, spec: string): string {
   const labelled = [...store.labels()].filter(([, label]) => label === spec).map(([id]) => id);
   if (labelled.length === 1) return labelled[0];
   if (labelled.length > 1) {
-    throw new UsageError(`"${spec}" is the label of ${labelled.length} entries of session ${store.id}: ${labelled.slice(0, 10).join(', ')}; give an id`);
+    throw new ResolveError('ambiguous', `"${spec}" is the label of ${labelled.length} entries of session ${store.id}: ${labelled.slice(0, 10).join(', ')}; give an id`);
   }
   const ids = store.entries().filter(isContentEntry).map((x) => x.id);
   const byPrefix = ids.filter((id) => id.startsWith(spec));
   if (byPrefix.length === 1) return byPrefix[0];
   if (byPrefix.length > 1) {
-    throw new UsageError(`"${spec}" matches ${byPrefix.length} entries of session ${store.id}: ${byPrefix.slice(0, 10).join(', ')}; give more of the id`);
+    throw new ResolveError('ambiguous', `"${spec}" matches ${byPrefix.length} entries of session ${store.id}: ${byPrefix.slice(0, 10).join(', ')}; give more of the id`);
   }
   const near = closest(spec, [...ids, ...store.labels().values()]);
-  throw new UsageError(`entry "${spec}" is not in session ${store.id}${near.length ? `; closest: ${near.join(', ')}` : ''}`);
+  throw new ResolveError('not_found', `entry "${spec}" is not in session ${store.id}${near.length ? `; closest: ${near.join(', ')}` : ''}`);
 }

@@ -1,0 +1,314 @@
+// The application layer: one agent session for any front end. It owns the configuration and
+// the model, the tool set, the session file (new, continue, resume, fork, branch, with the lock
+// and migration) and the runner with its event subscription. The SDK (createAgent), RPC mode and
+// print mode are thin users of it; none of them opens a session or builds a model itself.
+import { resolve } from 'node:path';
+import type { EventListener } from '../core/events.js';
+import type { Message, QueueItem } from '../core/types.js';
+import type { ModelAdapter } from '../model/adapter.js';
+import { projectMessages } from '../session/projector.js';
+import { resolveEntry } from '../session/resolve.js';
+import { sessionStats } from '../session/stats.js';
+import type { SessionStore } from '../session/store.js';
+import { treeJson } from '../session/tree-json.js';
+import { SessionRunner, type RunResult } from '../agent/runner.js';
+import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
+import { AgentError } from './errors.js';
+import { exportText, writeExport } from './export.js';
+import { createModel } from './model-factory.js';
+import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
+import { createToolRegistry } from './tools.js';
+import type { Agent, AgentSessionHandle, AgentState, CreateAgentOptions } from './types.js';
+
+export type * from './types.js';
+
+/** Creates an agent: configuration, model, tools and session, ready to prompt. */
+export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
+  const resolved = resolveFor(options, cwd, env);
+  const model = options.modelAdapter ?? (await createModel({ script: options.script, record: options.record, cwd }, resolved));
+  const opened = openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
+  return new AgentImpl(options, cwd, env, resolved, model, opened);
+}
+
+/** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
+function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
+  const o = { ...options, ...over };
+  const flags = { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey, maxTurns: o.maxTurns };
+  try {
+    return loadConfig(cwd, env, flags);
+  } catch (err) {
+    if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
+    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined });
+  }
+}
+
+class AgentImpl implements Agent {
+  readonly notes: string[];
+  readonly warnings: readonly string[];
+  private readonly listeners = new Set<EventListener>();
+  readonly listenerErrors: unknown[] = [];
+  private readonly tools;
+  private runner!: SessionRunner;
+  private opened: OpenedSession;
+  private generation = 0;
+  private handle!: AgentSessionHandle;
+  private closed = false;
+
+  constructor(
+    private readonly options: CreateAgentOptions,
+    readonly cwd: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private resolved: Resolved,
+    private modelAdapter: ModelAdapter,
+    opened: OpenedSession,
+  ) {
+    this.opened = opened;
+    this.notes = [...opened.notes];
+    this.warnings = resolved.warnings ?? [];
+    this.tools = createToolRegistry({ tools: options.tools, extraTools: options.extraTools, readOnly: options.readOnly, permission: options.hooks?.permission });
+    this.attach();
+  }
+
+  get config(): EffectiveConfig {
+    return this.resolved.config;
+  }
+
+  get model() {
+    return { provider: this.modelAdapter.provider, id: this.modelAdapter.model };
+  }
+
+  get running(): boolean {
+    return this.runner.busy;
+  }
+
+  get session(): AgentSessionHandle {
+    this.check();
+    return this.handle;
+  }
+
+  async prompt(text: string, opts: { signal?: AbortSignal } = {}): Promise<RunResult> {
+    return this.runner.run(this.message(text, 'prompt'), opts.signal);
+  }
+
+  steer(text: string): QueueItem {
+    return this.runner.steer(this.message(text));
+  }
+
+  followUp(text: string): QueueItem {
+    return this.runner.followUp(this.message(text));
+  }
+
+  queue(): QueueItem[] {
+    this.check();
+    return this.runner.queued();
+  }
+
+  cancel(id: string): boolean {
+    this.check();
+    return this.runner.cancel(id);
+  }
+
+  abort(): QueueItem[] {
+    this.check();
+    return this.runner.abort();
+  }
+
+  idle(): Promise<void> {
+    return this.runner.idle();
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.check();
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  newSession(): AgentSessionHandle {
+    return this.switchSession('new');
+  }
+
+  switchSession(choice: SessionChoice): AgentSessionHandle {
+    this.idleOnly('switch sessions');
+    const next = openSession({ cwd: this.cwd, env: this.env, session: choice });
+    this.replaceSession(next);
+    return this.handle;
+  }
+
+  async setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }> {
+    this.idleOnly('change the model');
+    const over = { script: undefined, modelAdapter: undefined, ...opts };
+    const resolved = resolveFor(this.options, this.cwd, this.env, over);
+    const model = await createModel({ cwd: this.cwd }, resolved);
+    this.idleOnly('change the model'); // a prompt may have started while the model loaded
+    this.resolved = resolved;
+    this.modelAdapter = model;
+    this.attach(false);
+    return this.model;
+  }
+
+  state(): AgentState {
+    this.check();
+    const store = this.store;
+    const window = this.resolved.config.contextWindow;
+    const tokens = lastContextTokens(store);
+    return {
+      session: { id: store.id, file: store.file, name: store.name },
+      model: this.model,
+      running: this.running,
+      queue: this.runner.queued(),
+      context: { tokens, contextWindow: window, fraction: tokens === null ? null : tokens / window },
+    };
+  }
+
+  messages(): Message[] {
+    this.check();
+    return projectMessages(this.store.activePath());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.runner.busy) {
+      this.runner.abort();
+      await this.runner.idle();
+    }
+    this.closed = true;
+    this.release(this.opened);
+  }
+
+  // ---- internals ----
+
+  private get store(): SessionStore {
+    return this.opened.store;
+  }
+
+  private check(): void {
+    if (this.closed) throw new AgentError('closed', 'this agent was closed; create a new one');
+  }
+
+  private message(text: string, what = 'message'): string {
+    this.check();
+    if (typeof text !== 'string' || text.trim() === '') throw new AgentError('invalid_argument', `the ${what} is empty`);
+    return text;
+  }
+
+  private idleOnly(what: string): void {
+    this.check();
+    if (this.runner.busy) throw new AgentError('busy', `cannot ${what} while a run is in progress; wait for it to settle or abort it`);
+  }
+
+  /** A runner for the current session and model; a new session also gets a new handle (old ones go stale). */
+  private attach(newSession = true): void {
+    const c = this.resolved.config;
+    this.runner = new SessionRunner({
+      store: this.store,
+      model: this.modelAdapter,
+      tools: this.tools,
+      cwd: this.cwd,
+      maxTurns: c.maxTurns,
+      retry: c.retry,
+      idleTimeoutMs: c.idleTimeoutMs,
+      systemPrompt: this.options.systemPrompt,
+    });
+    this.runner.subscribe((event) => {
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (err) {
+          this.listenerErrors.push(err);
+        }
+      }
+    });
+    if (newSession) this.handle = this.makeHandle(++this.generation);
+  }
+
+  private replaceSession(next: OpenedSession): void {
+    const previous = this.opened;
+    this.opened = next;
+    this.notes.push(...next.notes);
+    this.release(previous);
+    this.attach();
+  }
+
+  private release(opened: OpenedSession): void {
+    opened.store.close();
+    opened.lock?.release();
+  }
+
+  private makeHandle(generation: number): AgentSessionHandle {
+    const store = this.store;
+    const agent = this;
+    const live = (what: string) => {
+      agent.check();
+      if (generation !== agent.generation) {
+        throw new AgentError('stale_session', `this handle is for session ${store.id}, but the agent has switched to session ${agent.store.id}; use agent.session`);
+      }
+      if (what !== 'read') agent.idleOnly(what);
+    };
+    return {
+      id: store.id,
+      file: store.file,
+      get name() {
+        return store.name;
+      },
+      warnings: store.warnings,
+      tree() {
+        live('read');
+        return treeJson(store, sessionStats(store));
+      },
+      stats() {
+        live('read');
+        return sessionStats(store);
+      },
+      branch(entry) {
+        live('branch');
+        const id = resolveEntry(store, entry);
+        store.checkout(id);
+        store.sync();
+        return id;
+      },
+      fork(entry) {
+        live('fork');
+        const id = resolveEntry(store, entry);
+        agent.replaceSession(forkInto(store, id, agent.cwd, agent.env));
+        return agent.handle;
+      },
+      label(entry, label) {
+        live('label');
+        if (label !== null && label.trim() === '') throw new AgentError('invalid_argument', 'a label must not be empty; pass null to clear it');
+        const id = resolveEntry(store, entry);
+        store.append({ type: 'label', targetId: id, label });
+        store.sync();
+        return id;
+      },
+      setName(name) {
+        live('rename the session');
+        const clean = name === null ? null : name.trim() || null;
+        store.append({ type: 'session_info', name: clean });
+        store.sync();
+      },
+      export(format, file) {
+        live('read');
+        const text = exportText(store, format);
+        if (file === undefined) return text;
+        const target = resolve(agent.cwd, file);
+        writeExport(target, text);
+        return target;
+      },
+    };
+  }
+}
+
+/** The context size at the last response on the active path: its input (incl. cache) and output tokens. */
+function lastContextTokens(store: SessionStore): number | null {
+  const path = store.activePath();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i];
+    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    const u = e.message.usage;
+    const total = u.input + u.cacheRead + u.cacheWrite + u.output;
+    if (total > 0) return total;
+  }
+  return null;
+}

@@ -1,0 +1,48 @@
+// Exports of a session as text (Markdown, self-contained HTML, JSONL), and writing one to a file
+// the user names: atomically (temp file + rename), with the user's umask, never half a file.
+import { randomBytes } from 'node:crypto';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../core/types.js';
+import { exportHtml } from '../session/export-html.js';
+import { exportJsonl, exportMarkdown } from '../session/export-text.js';
+import type { SessionStore } from '../session/store.js';
+
+export type ExportFormat = 'md' | 'html' | 'jsonl';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'html', 'jsonl'];
+
+export function exportText(store: SessionStore, format: ExportFormat): string {
+  if (format === 'md') return exportMarkdown(store);
+  if (format === 'html') return exportHtml(store);
+  if (format === 'jsonl') return exportJsonl(store);
+  throw new UsageError(`the export format must be md, html or jsonl, got "${String(format)}"`);
+}
+
+/** Temp file + rename: an error leaves no partial file behind. Throws UsageError naming the problem. */
+export function writeExport(file: string, text: string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
+    throw new UsageError(`cannot write ${file}: ${writeProblem(err as NodeJS.ErrnoException)}`);
+  }
+}
+
+function writeProblem(err: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOENT: 'its directory does not exist',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'it is a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+  };
+  return err.code ? `${why[err.code] ?? err.message} (${err.code})` : err.message;
+}

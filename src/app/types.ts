@@ -1,0 +1,119 @@
+// The public face of the application layer: what createAgent takes and what it gives. Fully
+// typed, documented in the README; everything here is a contract for SDK users.
+import type { EventListener, SessionStats } from '../core/events.js';
+import type { Message, QueueItem } from '../core/types.js';
+import type { ModelAdapter } from '../model/adapter.js';
+import type { RunResult } from '../agent/runner.js';
+import type { TreeJson } from '../session/tree-json.js';
+import type { PermissionCheck } from '../tools/registry.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import type { EffectiveConfig } from './config.js';
+import type { ExportFormat } from './export.js';
+import type { SessionChoice } from './session-open.js';
+
+export type { ExportFormat, RunResult, SessionChoice };
+
+export interface AgentHooks {
+  /** Asked before every tool call (after the read-only policy): allow, or deny with a reason the model sees. */
+  permission?: PermissionCheck;
+}
+
+export interface CreateAgentOptions {
+  /** The workspace: tools cannot reach outside it (default: the current directory). */
+  cwd?: string;
+  /** A provider preset (openai, anthropic, deepseek, openrouter, ollama, openai-compatible). */
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  maxTurns?: number;
+  /** Use the scripted model, replaying this file (the `--script` format): for tests and examples. */
+  script?: string;
+  /** Save every model response to this file in the script format (`--record`). */
+  record?: string;
+  /** A model adapter of your own, used as is. */
+  modelAdapter?: ModelAdapter;
+  /** Replace the built-in tools. */
+  tools?: readonly ToolDefinition[];
+  /** Add tools to the built-in ones (or to `tools`). */
+  extraTools?: readonly ToolDefinition[];
+  /** Deny every tool that changes something. */
+  readOnly?: boolean;
+  /** Which session to work in (default 'new'). */
+  session?: SessionChoice;
+  /** Continue from this entry of the chosen session (id, prefix or label): a new branch. */
+  branch?: string;
+  /** Copy root → this entry of the chosen session into a new session, and work there. */
+  fork?: string;
+  systemPrompt?: string;
+  hooks?: AgentHooks;
+  /** Where sessions and user config live (default: MINI_AGENT_HOME, else ~/.mini-agent). */
+  home?: string;
+  /** The environment for configuration and API keys (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface AgentState {
+  session: { id: string; file: string | null; name: string | null };
+  model: { provider: string; id: string };
+  running: boolean;
+  queue: QueueItem[];
+  /** How full the context was at the last response: its input and output tokens against the window. */
+  context: { tokens: number | null; contextWindow: number; fraction: number | null };
+}
+
+/** One session of an agent. A handle stays tied to its session: after a fork, new or switch it refuses to act. */
+export interface AgentSessionHandle {
+  readonly id: string;
+  readonly file: string | null;
+  readonly name: string | null;
+  /** Problems found when the file was loaded (corrupt lines, a torn tail). */
+  readonly warnings: readonly string[];
+  tree(): TreeJson;
+  stats(): SessionStats;
+  /** Moves the active leaf to an entry (id, prefix or label): the next prompt starts a branch there. */
+  branch(entry: string): string;
+  /** Copies root → entry into a new session and switches the agent to it; returns the new session. */
+  fork(entry: string): AgentSessionHandle;
+  /** Sets (or with null clears) a label on an entry; returns the entry id. */
+  label(entry: string, label: string | null): string;
+  /** Sets (or with null clears) the session's display name. */
+  setName(name: string | null): void;
+  /** The session as Markdown, HTML or JSONL; with `file`, written there (atomically) and the path returned. */
+  export(format: ExportFormat, file?: string): string;
+}
+
+export interface Agent {
+  readonly cwd: string;
+  readonly config: EffectiveConfig;
+  readonly model: { provider: string; id: string };
+  /** What happened while opening (a migration, a fork), one line each. */
+  readonly notes: readonly string[];
+  /** Configuration problems worth a warning (e.g. a key file others can read). */
+  readonly warnings: readonly string[];
+  readonly running: boolean;
+  readonly session: AgentSessionHandle;
+  /** Errors thrown by listeners: they never break a run. */
+  readonly listenerErrors: readonly unknown[];
+  /** Runs a prompt to the end (a prompt sent during a run waits for it). */
+  prompt(text: string, opts?: { signal?: AbortSignal }): Promise<RunResult>;
+  /** Delivered after the current tool batch, before the next request; with no run in progress it starts one. */
+  steer(text: string): QueueItem;
+  /** Delivered when the run would otherwise end; with no run in progress it starts one. */
+  followUp(text: string): QueueItem;
+  queue(): QueueItem[];
+  cancel(id: string): boolean;
+  /** Aborts the run in progress; returns the steers and follow-ups it had not delivered. */
+  abort(): QueueItem[];
+  /** Resolves when no run is in progress or waiting. */
+  idle(): Promise<void>;
+  subscribe(listener: EventListener): () => void;
+  newSession(): AgentSessionHandle;
+  switchSession(choice: SessionChoice): AgentSessionHandle;
+  setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }>;
+  state(): AgentState;
+  /** What the model would see now: the projection of the active path. */
+  messages(): Message[];
+  /** Aborts a run in progress, waits for it to settle, then closes the session file and releases its lock. */
+  close(): Promise<void>;
+}
