@@ -1,9 +1,12 @@
-// Command-line arguments: util.parseArgs in strict mode, so an unknown flag is an error.
+// Command-line arguments of print mode: util.parseArgs in strict mode, so an unknown flag is an
+// error. The flags every front end shares (model, session, tools) come from app/flags.ts.
 import { parseArgs } from 'node:util';
+import { AGENT_FLAGS, AGENT_FLAGS_HELP, agentFlagsFrom, cleanParseError, type AgentFlags } from '../app/flags.js';
 import { UsageError } from '../core/types.js';
 
 export const USAGE = `Usage:
   mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
+  mini-agent --rpc [options]         RPC mode: JSONL commands on stdin, responses and events on stdout
   mini-agent sessions [--all] [--json]              list the sessions of this workspace
   mini-agent tree [SESSION] [--json]                print a session's entry tree
   mini-agent label SESSION ENTRY NAME | --clear     set or clear a bookmark on an entry
@@ -11,28 +14,15 @@ export const USAGE = `Usage:
   mini-agent export SESSION --format md|html|jsonl [-o FILE]
   mini-agent trace FILE              print a readable account of a --trace file
 
-Sessions (SESSION: a path, an id, a unique id prefix or a name; ENTRY: an id, a prefix or a label):
-  -c, --continue      continue the most recently used session of this workspace
-  --resume SESSION    continue that session
-  --branch ENTRY      continue from an old entry (with --session, -c or --resume)
-  --fork ENTRY        copy root → ENTRY into a new session and continue there
+${AGENT_FLAGS_HELP.sessions}
 
-Model:
-  --provider NAME     openai | anthropic | deepseek | openrouter | ollama | openai-compatible
-  --model ID          the model id (default: the provider's preset)
-  --base-url URL      the API base URL, as the SDK takes it (OpenAI-style URLs end in /v1)
-  --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
-  --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
-  --record FILE       save the model's responses to FILE in the script format (replay with --script)
+${AGENT_FLAGS_HELP.model}
   --show-config       print the effective configuration and where each value comes from
 
 Options:
-  --session FILE      use or create this session file and continue from its active leaf
-  --no-session        keep everything in memory; write no session file
-  --max-turns N       stop after N model turns (default 50; exit code 3)
+${AGENT_FLAGS_HELP.tools.replace('(default 50)', '(default 50; exit code 3)')}
   --json              write only JSONL events to stdout (run_settled last)
   --trace FILE        also write every event of the run to FILE (JSONL)
-  --read-only         deny tools that change anything (only read-only tools run)
   --verbose           more detail on stderr (turns, thinking, stack traces)
   -h, --help          show this help
   -v, --version       print the version
@@ -47,29 +37,12 @@ Config: flags > environment > .mini-agent/config.json > $MINI_AGENT_HOME/config.
 Exit codes: 0 completed, 1 model/runtime error, 2 usage error, 3 stopped by a limit,
 4 the model refused, 130 aborted by SIGINT, 143 aborted by SIGTERM.`;
 
-export interface ModelFlags {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  maxTurns?: number;
-}
-
 export interface RunArgs {
   command: 'run';
   prompt: string | undefined;
-  flags: ModelFlags;
-  script?: string;
-  record?: string;
-  continue: boolean;
-  resume?: string;
-  branch?: string;
-  fork?: string;
-  session?: string;
-  noSession: boolean;
+  agent: AgentFlags;
   json: boolean;
   trace?: string;
-  readOnly: boolean;
   verbose: boolean;
 }
 
@@ -77,7 +50,7 @@ export type CliArgs =
   | RunArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'show-config'; flags: ModelFlags; json: boolean }
+  | { command: 'show-config'; agent: AgentFlags; json: boolean }
   | { command: 'sessions'; all: boolean; json: boolean }
   | { command: 'tree'; session?: string; json: boolean }
   | { command: 'label'; session: string; entry: string; label: string | null }
@@ -93,27 +66,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
       allowPositionals: true,
       strict: true,
       options: {
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        record: { type: 'string' },
+        ...AGENT_FLAGS,
         'show-config': { type: 'boolean', default: false },
-        script: { type: 'string' },
-        session: { type: 'string' },
-        continue: { type: 'boolean', short: 'c', default: false },
-        resume: { type: 'string' },
-        branch: { type: 'string' },
-        fork: { type: 'string' },
         all: { type: 'boolean', default: false },
         clear: { type: 'boolean', default: false },
         format: { type: 'string' },
         output: { type: 'string', short: 'o' },
-        'no-session': { type: 'boolean', default: false },
-        'max-turns': { type: 'string' },
         json: { type: 'boolean', default: false },
         trace: { type: 'string' },
-        'read-only': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -156,45 +116,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new UsageError(`--format must be md, html or jsonl, got "${format}"`);
     return { command: 'export', session: rest[0], format, output: v.output };
   }
-  const picks = [v.session !== undefined, v.continue, v.resume !== undefined, v['no-session']].filter(Boolean).length;
-  if (picks > 1) throw new UsageError('choose one of --session, -c/--continue, --resume and --no-session');
-  if ((v.branch !== undefined || v.fork !== undefined) && !(v.session !== undefined || v.continue || v.resume !== undefined)) {
-    throw new UsageError(`${v.branch !== undefined ? '--branch' : '--fork'} needs a session: add --session FILE, -c or --resume SESSION`);
-  }
-  if (v.branch !== undefined && v.fork !== undefined) throw new UsageError('--branch and --fork cannot be used together');
-  if (v.session === '') throw new UsageError('--session needs a file path');
-  if (v.script === '') throw new UsageError('--script needs a file path');
-  let maxTurns: number | undefined;
-  if (v['max-turns'] !== undefined) {
-    const n = Number(v['max-turns']);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
-    maxTurns = n;
-  }
-  const flags: ModelFlags = { provider: v.provider, model: v.model, baseUrl: v['base-url'], apiKey: v['api-key'], maxTurns };
-  if (v['show-config']) return { command: 'show-config', flags, json: v.json };
-  if (v.record === '') throw new UsageError('--record needs a file path');
+  const agent = agentFlagsFrom(v);
+  if (v['show-config']) return { command: 'show-config', agent, json: v.json };
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
-  return {
-    command: 'run',
-    prompt,
-    flags,
-    script: v.script,
-    record: v.record,
-    session: v.session,
-    continue: v.continue,
-    resume: v.resume,
-    branch: v.branch,
-    fork: v.fork,
-    noSession: v['no-session'],
-    json: v.json,
-    trace: v.trace,
-    readOnly: v['read-only'],
-    verbose: v.verbose,
-  };
-}
-
-function cleanParseError(message: string): string {
-  // "Unknown option '--foo'. To specify a positional argument starting with a '-', ..." → keep the first sentence.
-  const first = message.split('. ')[0];
-  return first.endsWith('.') ? first.slice(0, -1) : first;
+  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose };
 }

@@ -4,11 +4,12 @@
 import { closeSync, writeSync } from 'node:fs';
 import { createAgent } from '../app/agent.js';
 import { loadConfig, showConfig, type EffectiveConfig } from '../app/config.js';
-import { openSession, type SessionChoice } from '../app/session-open.js';
+import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { openPrivateFile } from '../session/private-fs.js';
-import type { ModelFlags, RunArgs } from './args.js';
+import type { AgentFlags } from '../app/flags.js';
+import type { RunArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
@@ -17,19 +18,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
-  if (args.prompt === undefined && (args.branch || args.fork)) return moveOnly(args, cwd);
+  if (args.prompt === undefined && (args.agent.branch || args.agent.fork)) return moveOnly(args.agent, cwd);
   const prompt = args.prompt ?? (await readPromptFromStdin());
-  const agent = await createAgent({
-    cwd,
-    env: process.env,
-    ...args.flags,
-    script: args.script,
-    record: args.record,
-    readOnly: args.readOnly,
-    session: sessionChoiceOf(args),
-    branch: args.branch,
-    fork: args.fork,
-  });
+  const agent = await createAgent({ cwd, env: process.env, ...args.agent });
   for (const w of agent.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   for (const note of agent.notes) process.stderr.write(`mini-agent: ${note}\n`);
   let trace: ReturnType<typeof openTrace> | undefined;
@@ -102,23 +93,14 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
 }
 
 /** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
-function moveOnly(args: RunArgs, cwd: string): number {
-  const opened = openSession({ cwd, env: process.env, session: sessionChoiceOf(args), branch: args.branch, fork: args.fork });
+function moveOnly(flags: AgentFlags, cwd: string): number {
+  const opened = openSession({ cwd, env: process.env, session: flags.session, branch: flags.branch, fork: flags.fork });
   const { store, moved } = opened;
   for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
   process.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
   opened.lock?.release();
   store.close();
   return EXIT.completed;
-}
-
-/** The session flags as the app layer's choice. */
-function sessionChoiceOf(args: RunArgs): SessionChoice {
-  if (args.noSession) return 'memory';
-  if (args.session !== undefined) return { file: args.session };
-  if (args.continue) return 'continue';
-  if (args.resume !== undefined) return { resume: args.resume };
-  return 'new';
 }
 
 /** What to do about a failed run, by error kind: one line, naming the provider. */
@@ -141,8 +123,9 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 }
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
-export function showConfigCommand(args: { flags: ModelFlags; json: boolean }): number {
-  const resolved = loadConfig(process.cwd(), process.env, args.flags);
+export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): number {
+  const { provider, model, baseUrl, apiKey, maxTurns } = args.agent;
+  const resolved = loadConfig(process.cwd(), process.env, { provider, model, baseUrl, apiKey, maxTurns });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = showConfig(resolved);
   if (args.json) {

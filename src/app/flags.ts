@@ -1,0 +1,107 @@
+// The command-line flags every front end accepts (print mode, RPC mode, later interactive and
+// ACP): model, session and tool choices, turned into agent options. Each front end adds its own
+// flags around these. Small on purpose: it is on the path of `--version`.
+import { UsageError } from '../core/types.js';
+import type { SessionChoice } from './session-open.js';
+
+/** util.parseArgs specs of the shared flags. */
+export const AGENT_FLAGS = {
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  script: { type: 'string' },
+  record: { type: 'string' },
+  session: { type: 'string' },
+  continue: { type: 'boolean', short: 'c', default: false },
+  resume: { type: 'string' },
+  branch: { type: 'string' },
+  fork: { type: 'string' },
+  'no-session': { type: 'boolean', default: false },
+  'max-turns': { type: 'string' },
+  'read-only': { type: 'boolean', default: false },
+} as const;
+
+/** Help lines for the shared flags, by section. */
+export const AGENT_FLAGS_HELP = {
+  sessions: `Sessions (SESSION: a path, an id, a unique id prefix or a name; ENTRY: an id, a prefix or a label):
+  --session FILE      use or create this session file and continue from its active leaf
+  -c, --continue      continue the most recently used session of this workspace
+  --resume SESSION    continue that session
+  --branch ENTRY      continue from an old entry (with --session, -c or --resume)
+  --fork ENTRY        copy root → ENTRY into a new session and continue there
+  --no-session        keep everything in memory; write no session file`,
+  model: `Model:
+  --provider NAME     openai | anthropic | deepseek | openrouter | ollama | openai-compatible
+  --model ID          the model id (default: the provider's preset)
+  --base-url URL      the API base URL, as the SDK takes it (OpenAI-style URLs end in /v1)
+  --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
+  --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
+  --record FILE       save the model's responses to FILE in the script format (replay with --script)`,
+  tools: `  --max-turns N       stop after N model turns (default 50)
+  --read-only         deny tools that change anything (only read-only tools run)`,
+};
+
+/** What the shared flags say, as agent options. */
+export interface AgentFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxTurns?: number;
+  script?: string;
+  record?: string;
+  readOnly: boolean;
+  session: SessionChoice;
+  branch?: string;
+  fork?: string;
+}
+
+type Values = { [K in keyof typeof AGENT_FLAGS]?: (typeof AGENT_FLAGS)[K]['type'] extends 'string' ? string : boolean };
+
+/** Checks the shared flags (throws UsageError naming the problem) and turns them into agent options. */
+export function agentFlagsFrom(v: Values): AgentFlags {
+  const picks = [v.session !== undefined, v.continue, v.resume !== undefined, v['no-session']].filter(Boolean).length;
+  if (picks > 1) throw new UsageError('choose one of --session, -c/--continue, --resume and --no-session');
+  if ((v.branch !== undefined || v.fork !== undefined) && !(v.session !== undefined || v.continue || v.resume !== undefined)) {
+    throw new UsageError(`${v.branch !== undefined ? '--branch' : '--fork'} needs a session: add --session FILE, -c or --resume SESSION`);
+  }
+  if (v.branch !== undefined && v.fork !== undefined) throw new UsageError('--branch and --fork cannot be used together');
+  if (v.session === '') throw new UsageError('--session needs a file path');
+  if (v.script === '') throw new UsageError('--script needs a file path');
+  if (v.record === '') throw new UsageError('--record needs a file path');
+  let maxTurns: number | undefined;
+  if (v['max-turns'] !== undefined) {
+    const n = Number(v['max-turns']);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
+    maxTurns = n;
+  }
+  const session: SessionChoice = v['no-session']
+    ? 'memory'
+    : v.session !== undefined
+      ? { file: v.session }
+      : v.continue
+        ? 'continue'
+        : v.resume !== undefined
+          ? { resume: v.resume }
+          : 'new';
+  return {
+    provider: v.provider,
+    model: v.model,
+    baseUrl: v['base-url'],
+    apiKey: v['api-key'],
+    maxTurns,
+    script: v.script,
+    record: v.record,
+    readOnly: v['read-only'] ?? false,
+    session,
+    branch: v.branch,
+    fork: v.fork,
+  };
+}
+
+/** "Unknown option '--foo'. To specify a positional argument starting with a '-', ..." → the first sentence. */
+export function cleanParseError(message: string): string {
+  const first = message.split('. ')[0];
+  return first.endsWith('.') ? first.slice(0, -1) : first;
+}
