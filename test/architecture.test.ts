@@ -22,6 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   app: ['core', 'session', 'model', 'tools', 'agent'],
   // Front ends: each a thin user of the app layer (and of the blocks below it).
   cli: BLOCKS,
+  rpc: BLOCKS,
   // The library entry re-exports the blocks and the SDK; it must not reach into a front end.
   '.': BLOCKS,
 };
@@ -59,6 +60,11 @@ describe('architecture', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('no front end imports another, and nothing below imports a front end', () => {
+    const frontEnds = ['cli', 'rpc'];
+    for (const block of Object.keys(ALLOWED)) for (const fe of frontEnds) if (block !== fe) expect(ALLOWED[block], `${block} may not import ${fe}`).not.toContain(fe);
   });
 
   it('the provider adapters do not depend on the scripted test model', () => {

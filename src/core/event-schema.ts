@@ -73,7 +73,7 @@ export const StatsSchema = Type.Object({
   compactions: Int,
   wallTimeMs: Type.Number(),
 });
-const SessionStatsSchema = Type.Object({
+export const SessionStatsSchema = Type.Object({
   session: StatsSchema,
   activePath: StatsSchema,
   lastRun: Type.Union([
@@ -81,7 +81,7 @@ const SessionStatsSchema = Type.Object({
     Type.Null(),
   ]),
 });
-const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
+export const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
 const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns');
 
 const common = {

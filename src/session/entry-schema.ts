@@ -4,6 +4,7 @@
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
 import { Assistant, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
+import type { Message } from '../core/types.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
 const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -18,6 +19,9 @@ const ToolResultMessage = Type.Object({
   isError: Type.Boolean(),
   details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
+
+/** A message of the conversation, as stored and as projected for the model. */
+export const MessageSchema = Type.Union([UserMessage, Assistant, ToolResultMessage]);
 
 export const SessionHeaderSchema = Type.Object(
   {
@@ -42,7 +46,7 @@ const Snapshot = Type.Object({
 export const SessionEntrySchema = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('message'), ...base, parentId: Type.Union([Str, Null]), message: Type.Union([UserMessage, Assistant, ToolResultMessage]) },
+      { type: Type.Literal('message'), ...base, parentId: Type.Union([Str, Null]), message: MessageSchema },
       { description: 'A message: a node of the tree.' },
     ),
     Type.Object(
@@ -83,6 +87,7 @@ export function sessionJsonSchema(): Record<string, unknown> {
 }
 
 // ---- compile-time checks: the schema and the TypeScript types must agree ----
+export type _MessageMatches = Assert<Equals<Static<typeof MessageSchema>, Message>>;
 export type _HeaderMatches = Assert<Equals<Static<typeof SessionHeaderSchema>, SessionHeader>>;
 export type _EntriesMatch = Assert<
   Equals<

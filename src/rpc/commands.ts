@@ -1,0 +1,77 @@
+// What each RPC command does: one entry per command, typed by the protocol's schemas (a handler
+// that returned the wrong shape would not compile). Handlers only call the application layer;
+// an error they throw becomes an error response with the error's kind.
+import { statSync } from 'node:fs';
+import { Compile } from 'typebox/compile';
+import { AgentError } from '../app/errors.js';
+import type { Agent, AgentSessionHandle } from '../app/types.js';
+import { EVENT_SCHEMA_VERSION } from '../core/events.js';
+import { commandSchema, COMMANDS, RPC_PROTOCOL_VERSION, type CommandParams, type CommandResult, type CommandType } from './protocol.js';
+
+type Handler<K extends CommandType> = (agent: Agent, params: CommandParams<K>) => CommandResult<K> | Promise<CommandResult<K>>;
+
+const info = (s: AgentSessionHandle) => ({ id: s.id, file: s.file, name: s.name });
+
+export const HANDLERS: { [K in CommandType]: Handler<K> } = {
+  prompt: (agent, p) => {
+    if (agent.running) throw new AgentError('busy', 'a run is in progress: send steer or follow_up, or abort it first');
+    void agent.prompt(p.message).catch(() => undefined); // the outcome arrives as run_settled
+    return { started: true };
+  },
+  steer: (agent, p) => {
+    const started = !agent.running;
+    return { item: agent.steer(p.message), started };
+  },
+  follow_up: (agent, p) => {
+    const started = !agent.running;
+    return { item: agent.followUp(p.message), started };
+  },
+  cancel: (agent, p) => ({ cancelled: agent.cancel(p.item) }),
+  abort: (agent) => {
+    const aborted = agent.running;
+    return { aborted, undelivered: agent.abort() };
+  },
+  get_state: (agent) => ({ protocolVersion: RPC_PROTOCOL_VERSION, eventSchemaVersion: EVENT_SCHEMA_VERSION, ...agent.state() }),
+  get_messages: (agent) => ({ messages: agent.messages() }),
+  get_tree: (agent) => agent.session.tree(),
+  get_stats: (agent) => agent.session.stats(),
+  new_session: (agent) => ({ session: info(agent.newSession()) }),
+  switch_session: (agent, p) => ({ session: info(agent.switchSession({ resume: p.session })) }),
+  branch: (agent, p) => ({ entryId: agent.session.branch(p.entry) }),
+  fork: (agent, p) => ({ session: info(agent.session.fork(p.entry)) }),
+  label: (agent, p) => ({ entryId: agent.session.label(p.entry, p.label) }),
+  name: (agent, p) => {
+    agent.session.setName(p.name);
+    return { session: info(agent.session) };
+  },
+  set_model: async (agent, p) => ({ model: await agent.setModel(p) }),
+  export: (agent, p) => {
+    const path = agent.session.export(p.format, p.path);
+    return { path, bytes: statSync(path).size };
+  },
+};
+
+type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<{ instancePath: string; message: string; keyword: string; params?: unknown }> };
+const validators = new Map<CommandType, Validator>();
+
+export function isCommandType(type: unknown): type is CommandType {
+  return typeof type === 'string' && Object.hasOwn(COMMANDS, type);
+}
+
+/** Why a command's fields are wrong, in one line; undefined when they are right. */
+export function commandProblem(type: CommandType, value: unknown): string | undefined {
+  let v = validators.get(type);
+  if (!v) {
+    v = Compile(commandSchema(type) as never) as unknown as Validator;
+    validators.set(type, v);
+  }
+  if (v.Check(value)) return undefined;
+  const problems = new Set<string>();
+  for (const e of v.Errors(value)) {
+    if (e.keyword === 'boolean') continue;
+    const extra = e.keyword === 'additionalProperties' ? ` (${[(e.params as { additionalProperties?: string[] })?.additionalProperties ?? []].flat().join(', ')})` : '';
+    problems.add(`${e.instancePath === '' ? type : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}${extra}`);
+    if (problems.size >= 5) break;
+  }
+  return [...problems].join('; ') || `${type}: the fields do not match the command`;
+}

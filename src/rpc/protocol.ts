@@ -1,0 +1,182 @@
+// The RPC protocol (`mini-agent --rpc`): one JSON object per line each way. Commands come in on
+// stdin; every command gets exactly one `response`; the agent's events (the same versioned events
+// as `--json`) go out interleaved with the responses. Written with TypeBox: the command
+// parameters and results below are the types the handlers use, docs/rpc.schema.json is generated
+// from them, and a test validates every line of real sessions against it.
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
+import { EVENT_SCHEMA_VERSION } from '../core/events.js';
+import { MessageSchema } from '../session/entry-schema.js';
+import type { TreeJson } from '../session/tree-json.js';
+
+/** Bump on an incompatible change to commands or responses. */
+export const RPC_PROTOCOL_VERSION = 1;
+
+const Null = Type.Null();
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Null]);
+
+const SessionInfo = Type.Object({ id: Str, file: Nullable(Str), name: Nullable(Str) });
+const ModelInfo = Type.Object({ provider: Str, id: Str });
+
+const TreeSchema = Type.Object({
+  session: Type.Object({
+    id: Str,
+    file: Nullable(Str),
+    name: Nullable(Str),
+    cwd: Str,
+    parentSession: Nullable(Type.Object({ id: Str, path: Str, entryId: Str })),
+  }),
+  leafId: Nullable(Str),
+  branches: Int,
+  stats: SessionStatsSchema,
+  entries: Type.Array(
+    Type.Object({
+      id: Str,
+      parentId: Nullable(Str),
+      type: lits('message', 'compaction'),
+      kind: Str,
+      preview: Str,
+      timestamp: Str,
+      label: Nullable(Str),
+      active: Type.Boolean(),
+      children: Type.Array(Str),
+    }),
+  ),
+});
+export type _TreeMatches = Assert<Equals<Static<typeof TreeSchema>, TreeJson>>;
+
+const message = { message: Type.String({ minLength: 1, description: 'the text' }) };
+const entry = { entry: Type.String({ minLength: 1, description: 'an entry id, a unique id prefix, or a label' }) };
+
+/** Every command: its parameters (besides `type` and `id`) and the result of a successful response. */
+export const COMMANDS = {
+  prompt: {
+    doc: 'Start a run on a prompt (refused with kind "busy" while a run is in progress: use steer, follow_up or abort). Answered when the run starts; its events follow, run_settled last.',
+    params: message,
+    result: Type.Object({ started: Type.Literal(true) }),
+  },
+  steer: {
+    doc: 'Deliver a message after the current tool batch, before the next model request; with no run in progress it starts one.',
+    params: message,
+    result: Type.Object({ item: QueueItemSchema, started: Type.Boolean({ description: 'true when it started a run of its own' }) }),
+  },
+  follow_up: {
+    doc: 'Deliver a message when the run would otherwise end (a new turn of the same run); with no run in progress it starts one.',
+    params: message,
+    result: Type.Object({ item: QueueItemSchema, started: Type.Boolean() }),
+  },
+  cancel: {
+    doc: 'Cancel a steer or follow-up that has not been delivered.',
+    params: { item: Type.String({ minLength: 1, description: 'the queue item id' }) },
+    result: Type.Object({ cancelled: Type.Boolean() }),
+  },
+  abort: {
+    doc: 'Abort the run in progress; hands back the steers and follow-ups it had not delivered.',
+    params: {},
+    result: Type.Object({ aborted: Type.Boolean({ description: 'false when no run was in progress' }), undelivered: Type.Array(QueueItemSchema) }),
+  },
+  get_state: {
+    doc: 'The session, the model, whether a run is in progress, the queue and how full the context is.',
+    params: {},
+    result: Type.Object({
+      protocolVersion: Type.Literal(RPC_PROTOCOL_VERSION),
+      eventSchemaVersion: Type.Literal(EVENT_SCHEMA_VERSION),
+      session: SessionInfo,
+      model: ModelInfo,
+      running: Type.Boolean(),
+      queue: Type.Array(QueueItemSchema),
+      context: Type.Object({ tokens: Nullable(Type.Number()), contextWindow: Type.Number(), fraction: Nullable(Type.Number()) }),
+    }),
+  },
+  get_messages: {
+    doc: 'What the model would see now: the projection of the active path.',
+    params: {},
+    result: Type.Object({ messages: Type.Array(MessageSchema) }),
+  },
+  get_tree: { doc: 'The entry tree of the session, as `mini-agent tree --json` prints it.', params: {}, result: TreeSchema },
+  get_stats: { doc: 'Tokens, cost, turns, tool calls and wall time: session, active path, last run.', params: {}, result: SessionStatsSchema },
+  new_session: { doc: 'Start a new session (refused while a run is in progress).', params: {}, result: Type.Object({ session: SessionInfo }) },
+  switch_session: {
+    doc: 'Work in another session: a path, an id, a unique id prefix or a name (refused while a run is in progress).',
+    params: { session: Type.String({ minLength: 1 }) },
+    result: Type.Object({ session: SessionInfo }),
+  },
+  branch: { doc: 'Move the active leaf to an entry: the next prompt starts a branch there.', params: entry, result: Type.Object({ entryId: Str }) },
+  fork: { doc: 'Copy root → entry into a new session and work there.', params: entry, result: Type.Object({ session: SessionInfo }) },
+  label: {
+    doc: 'Set a label on an entry, or clear it with null.',
+    params: { ...entry, label: Nullable(Type.String({ minLength: 1 })) },
+    result: Type.Object({ entryId: Str }),
+  },
+  name: { doc: 'Set the session display name, or clear it with null.', params: { name: Nullable(Str) }, result: Type.Object({ session: SessionInfo }) },
+  set_model: {
+    doc: 'Use another provider or model from the next run on (refused while a run is in progress).',
+    params: { provider: Type.Optional(Str), model: Type.Optional(Str), baseUrl: Type.Optional(Str), apiKey: Type.Optional(Str) },
+    result: Type.Object({ model: ModelInfo }),
+  },
+  export: {
+    doc: 'Write the session as Markdown, HTML or JSONL to a path (relative to the workspace).',
+    params: { format: lits('md', 'html', 'jsonl'), path: Type.String({ minLength: 1 }) },
+    result: Type.Object({ path: Str, bytes: Int }),
+  },
+} satisfies Record<string, { doc: string; params: Record<string, TSchema>; result: TSchema }>;
+
+export type CommandType = keyof typeof COMMANDS;
+export type CommandParams<K extends CommandType> = Static<TObject<(typeof COMMANDS)[K]['params']>>;
+export type CommandResult<K extends CommandType> = Static<(typeof COMMANDS)[K]['result']>;
+
+/** The kinds an error response can carry. */
+export const ERROR_KINDS = [
+  'parse_error', // the line is not a JSON object (or is too long)
+  'unknown_command',
+  'invalid_argument', // a missing or wrong field, an empty message, an unknown format
+  'busy', // conflicts with the run in progress
+  'not_found', // no session or entry by that name
+  'ambiguous', // a prefix or label matches several
+  'locked', // another process writes that session
+  'session_file', // a session file that must not be used (bad header, newer format)
+  'stale_session',
+  'closed',
+  'internal', // a bug: the message says what happened
+] as const;
+export type RpcErrorKind = (typeof ERROR_KINDS)[number];
+
+/** One command line: `{"type": <command>, "id"?: string, ...params}`. */
+export function commandSchema(type: CommandType): TSchema {
+  const spec = COMMANDS[type];
+  const properties: TProperties = { type: Type.Literal(type), id: Type.Optional(Type.String({ description: 'echoed in the response' })), ...spec.params };
+  return Type.Object(properties, { additionalProperties: false, description: spec.doc });
+}
+
+const ResponseBase = { type: Type.Literal('response'), id: Nullable(Str) };
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    ...ResponseBase,
+    command: Nullable(Str),
+    ok: Type.Literal(false),
+    error: Type.Object({ kind: lits(...ERROR_KINDS), message: Str }),
+  },
+  { additionalProperties: false, description: 'A command that failed; id and command are null when the line could not be read' },
+);
+
+export function okResponseSchema(type: CommandType): TSchema {
+  return Type.Object({ ...ResponseBase, command: Type.Literal(type), ok: Type.Literal(true), result: COMMANDS[type].result }, { additionalProperties: false });
+}
+
+const types = Object.keys(COMMANDS) as CommandType[];
+export const CommandSchema = Type.Union(types.map((t) => commandSchema(t)));
+export const ResponseSchema = Type.Union([...types.map((t) => okResponseSchema(t)), ErrorResponseSchema]);
+
+/** The document written to docs/rpc.schema.json. Events are in docs/events.schema.json. */
+export function rpcJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://mini-agent.dev/schemas/rpc.schema.json',
+    title: `mini-agent RPC protocol, version ${RPC_PROTOCOL_VERSION}`,
+    description:
+      'mini-agent --rpc reads one command per line on stdin and writes one JSON object per line on stdout: a response to each command, and the agent events (docs/events.schema.json) in between.',
+    protocolVersion: RPC_PROTOCOL_VERSION,
+    $defs: { command: JSON.parse(JSON.stringify(CommandSchema)), response: JSON.parse(JSON.stringify(ResponseSchema)) },
+  };
+}

@@ -1,0 +1,129 @@
+// RPC mode: a thin front end over the application layer. Commands arrive as JSON lines on stdin;
+// each gets exactly one response; the agent's events are written as they happen. stdout belongs
+// to the protocol alone: anything else that writes to stdout (a tool, an SDK, console.log) is
+// sent to stderr instead. EOF ends the process once the current run has settled (exit 0);
+// SIGTERM aborts the run, keeps the session valid and exits 143 (SIGINT: 130).
+import { createAgent } from '../app/agent.js';
+import { errorKindOf } from '../app/errors.js';
+import type { Agent, CreateAgentOptions } from '../app/types.js';
+import { UsageError, isPlainObject } from '../core/types.js';
+import { commandProblem, HANDLERS, isCommandType } from './commands.js';
+import { encodeLine, LineSplitter, type Frame } from './framing.js';
+import type { CommandType, RpcErrorKind } from './protocol.js';
+
+export interface RpcIo {
+  input: NodeJS.ReadableStream;
+  /** Writes one protocol line (already framed). */
+  write(line: string): void;
+  /** Writes a diagnostic line for humans (stderr). */
+  log(text: string): void;
+}
+
+export const EXIT_RPC = { ok: 0, usage: 2, sigint: 130, sigterm: 143 } as const;
+
+/**
+ * The process version of RPC mode: takes over stdout for the protocol (every other stdout write
+ * goes to stderr), handles SIGTERM/SIGINT, and resolves with the exit code once stdout is flushed.
+ */
+export async function runRpcProcess(options: CreateAgentOptions): Promise<number> {
+  const stdout = process.stdout;
+  const protocolWrite = stdout.write.bind(stdout) as (line: string, done?: () => void) => boolean;
+  const toStderr = process.stderr.write.bind(process.stderr);
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  stdout.on('error', () => undefined); // the client went away: the run still settles and the session stays valid
+  const code = await runRpcMode(options, { input: process.stdin, write: (line) => void protocolWrite(line), log: (text) => void toStderr(text + '\n') });
+  await new Promise<void>((resolve) => void protocolWrite('', () => resolve()));
+  return code;
+}
+
+/** Runs the protocol over `io` until the input ends or a signal arrives; resolves with the exit code. */
+export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promise<number> {
+  let agent: Agent;
+  try {
+    agent = await createAgent(options);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.log(`mini-agent: ${err.message}`);
+    return EXIT_RPC.usage;
+  }
+  for (const w of agent.warnings) io.log(`mini-agent: warning: ${w}`);
+  for (const note of agent.notes) io.log(`mini-agent: ${note}`);
+  for (const w of agent.session.warnings) io.log(`warning: ${w}`);
+  agent.subscribe((event) => io.write(encodeLine(event)));
+  return serve(agent, io);
+}
+
+function serve(agent: Agent, io: RpcIo): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const splitter = new LineSplitter();
+    let chain: Promise<void> = Promise.resolve(); // commands are handled one after another, in order
+    let finishing = false;
+    const handleAll = (frames: Frame[]) => {
+      for (const frame of frames) chain = chain.then(() => handle(agent, frame, io));
+    };
+    const onData = (chunk: Buffer | string) => handleAll(splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    const onEnd = () => {
+      handleAll(splitter.end());
+      void chain.then(() => finish(EXIT_RPC.ok));
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (finishing) return;
+      io.log(`mini-agent: ${signal} received, stopping the run`);
+      agent.abort();
+      void finish(signal === 'SIGTERM' ? EXIT_RPC.sigterm : EXIT_RPC.sigint);
+    };
+    const finish = async (code: number) => {
+      if (finishing) return;
+      finishing = true;
+      io.input.off('data', onData);
+      io.input.off('end', onEnd);
+      (io.input as NodeJS.ReadableStream & { destroy?(): void }).destroy?.();
+      await agent.idle(); // the run in progress settles (its last events are written) first
+      await agent.close();
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolve(code);
+    };
+    io.input.on('data', onData);
+    io.input.on('end', onEnd);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+/** One line in, exactly one response out. Never throws. */
+async function handle(agent: Agent, frame: Frame, io: RpcIo): Promise<void> {
+  let id: string | null = null;
+  let command: string | null = null;
+  const fail = (kind: RpcErrorKind | string, message: string) =>
+    io.write(encodeLine({ type: 'response', id, command, ok: false, error: { kind, message } }));
+  if ('tooLong' in frame) return fail('parse_error', `the line is ${frame.tooLong} bytes, over the limit; it was skipped`);
+  if (frame.line.trim() === '') return; // blank lines between commands are allowed
+  let value: unknown;
+  try {
+    value = JSON.parse(frame.line);
+  } catch (err) {
+    return fail('parse_error', `the line is not valid JSON (${(err as Error).message}): ${frame.line.slice(0, 120)}`);
+  }
+  if (!isPlainObject(value)) return fail('parse_error', 'a command must be a JSON object {"type": ..., "id"?: ...}');
+  if (typeof value.id === 'string') id = value.id;
+  if (typeof value.type === 'string') command = value.type;
+  if (!isCommandType(value.type)) {
+    return fail(
+      value.type === undefined ? 'invalid_argument' : 'unknown_command',
+      value.type === undefined ? 'the command has no "type"' : `unknown command ${JSON.stringify(value.type)}; the commands are ${Object.keys(HANDLERS).join(', ')}`,
+    );
+  }
+  const type: CommandType = value.type;
+  const problem = commandProblem(type, value);
+  if (problem) return fail('invalid_argument', problem);
+  try {
+    // Not awaited unless it is a promise: a prompt's response goes out before its run's first event.
+    const pending = (HANDLERS[type] as (agent: Agent, params: unknown) => unknown)(agent, value);
+    const result = pending instanceof Promise ? await pending : pending;
+    io.write(encodeLine({ type: 'response', id, command, ok: true, result }));
+  } catch (err) {
+    const kind = errorKindOf(err);
+    fail(kind, kind === 'internal' ? `internal error: ${(err as Error)?.message ?? String(err)}` : (err as Error).message);
+  }
+}
