@@ -1,8 +1,11 @@
-// Bundles src/cli/main.ts into dist/ with code splitting, so that dynamic
-// imports (the agent, TypeBox, later the provider SDKs) load only when used
-// and `--version` touches one small file. Type checking is `tsc --noEmit`.
+// Bundles the entries (print mode, RPC mode, the library) into dist/ with code splitting, so
+// that dynamic imports (the agent, TypeBox, the provider SDKs) load only when used and
+// `--version` touches one small file; then type-checks and emits declarations (dist/types).
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -27,6 +30,16 @@ await build({
   define: { __MINI_AGENT_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __mini_cr } from 'node:module'; const require = __mini_cr(import.meta.url);" },
 });
+
+// Type declarations for SDK users (dist/types), emitted by the compiler that also type-checks.
+const tsPackage = createRequire(import.meta.url).resolve('typescript/package.json');
+const tsc = join(dirname(tsPackage), JSON.parse(readFileSync(tsPackage, 'utf8')).bin.tsc);
+try {
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', 'false', '--declaration', '--emitDeclarationOnly', '--rootDir', 'src', '--outDir', 'dist.next/types'], { stdio: 'inherit' });
+} catch {
+  rmSync(next, { recursive: true, force: true });
+  process.exit(1);
+}
 
 rmSync(old, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, old);
