@@ -129,6 +129,12 @@ for (const count of [10_000, 100_000]) {
   await sessionBenchmarks({ root, work, report });
 }
 
+// ---- 6. The application layer and RPC mode (issue 8) ----
+{
+  const { appBenchmarks } = await import('./app.mjs');
+  await appBenchmarks({ root, work, lib, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);
