@@ -149,6 +149,26 @@ describe('RPC mode', () => {
     expectPure(client);
   });
 
+  it('new_session, switch_session and set_model between runs', async () => {
+    const { client } = start([{ text: 'in the first session' }, { text: 'in the second session' }]);
+    const first = ok(await client.send({ type: 'get_state' })).session;
+    ok(await client.send({ type: 'prompt', message: 'one' }));
+    await client.waitFor(settled);
+    const created = ok(await client.send({ type: 'new_session' })).session;
+    expect(created.id).not.toBe(first.id);
+    ok(await client.send({ type: 'prompt', message: 'two' }));
+    await client.next(settled);
+    expect(ok(await client.send({ type: 'get_messages' })).messages).toHaveLength(2);
+    const back = ok(await client.send({ type: 'switch_session', session: first.id.slice(0, 8) })).session;
+    expect(back).toEqual(first);
+    expect((ok(await client.send({ type: 'get_messages' })).messages as { role: string }[]).length).toBe(2);
+    expect(await client.send({ type: 'set_model', provider: 'no-such-provider' })).toMatchObject({ ok: false, error: { kind: 'invalid_argument', message: expect.stringContaining('unknown provider') } });
+    expect(ok(await client.send({ type: 'set_model', provider: 'ollama', model: 'qwen3:8b' }))).toEqual({ model: { provider: 'ollama', id: 'qwen3:8b' } });
+    expect(ok(await client.send({ type: 'get_state' })).model).toEqual({ provider: 'ollama', id: 'qwen3:8b' });
+    expect(await client.end()).toMatchObject({ code: 0 });
+    expectPure(client);
+  });
+
   it('a 5 MB prompt line and a prompt holding U+2028 and U+2029 arrive whole', async () => {
     const { client, home } = start([{ text: 'got the big one' }, { text: 'got the separators' }], ['--session', 'rpc.jsonl']);
     const big = 'x'.repeat(5 * 1024 * 1024);
