@@ -33,7 +33,7 @@ const TreeSchema = Type.Object({
     Type.Object({
       id: Str,
       parentId: Nullable(Str),
-      type: lits('message', 'compaction'),
+      type: lits('message', 'compaction', 'branch_summary'),
       kind: Str,
       preview: Str,
       timestamp: Str,
@@ -41,6 +41,9 @@ const TreeSchema = Type.Object({
       active: Type.Boolean(),
       children: Type.Array(Str),
     }),
+  ),
+  failedCompactions: Type.Array(
+    Type.Object({ id: Str, targetId: Nullable(Str), reason: lits('threshold', 'overflow', 'manual', 'branch'), error: Str, tokensBefore: Type.Number(), timestamp: Str }),
   ),
 });
 export type _TreeMatches = Assert<Equals<Static<typeof TreeSchema>, TreeJson>>;

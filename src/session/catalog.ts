@@ -3,7 +3,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stats } from '../core/events.js';
-import type { RunEntry, SessionEntry, SessionHeader } from './entries.js';
+import { isContentEntry, type RunEntry, type SessionEntry, type SessionHeader } from './entries.js';
 import { readAt, readHeaderAt } from './session-file.js';
 import { sessionStats, snapshotOf } from './stats.js';
 import { SessionStore } from './store.js';
@@ -112,7 +112,7 @@ function fromTailRun(tail: string, isWholeFile: boolean): Omit<SessionSummary, '
     }
     after++;
     // New content changes the counts; a leaf move changes the active path (and its stats).
-    if (e.type === 'message' || e.type === 'compaction' || e.type === 'leaf') contentAfter = true;
+    if (isContentEntry(e) || e.type === 'leaf') contentAfter = true;
     if (e.type === 'session_info' && name === undefined) name = e.name;
   }
   return undefined;

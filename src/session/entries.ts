@@ -6,10 +6,13 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
- * Version-1 files are migrated (a new file is written and renamed into place; the original
- * is kept as a backup), because a version-1 reader would skip the new entries as corrupt.
+ * 3: adds the `branch_summary` node and the `compaction_failed` control entry, and the
+ *    compaction entry's record of what it did (tokens after, summarized ids, file lists, reason, model).
+ * Older files are migrated (a new file is written and renamed into place; the original is kept
+ * as a backup), because an older reader would skip the new entries as corrupt, and a skipped
+ * `branch_summary` would cut its branch off the tree.
  */
-export const SESSION_FORMAT_VERSION = 2;
+export const SESSION_FORMAT_VERSION = 3;
 
 export interface SessionHeader {
   type: 'session';
@@ -34,12 +37,41 @@ export interface MessageEntry extends EntryBase {
   message: Message;
 }
 
+/** Why a compaction was made. */
+export type CompactionReason = 'threshold' | 'overflow' | 'manual';
+
+/** The files the summarized part of the conversation touched (workspace-relative), carried from compaction to compaction. */
+export interface FileLists {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
 /** A summary of everything before `firstKeptEntryId`: a node of the tree. */
 export interface CompactionEntry extends EntryBase {
   type: 'compaction';
   summary: string;
   firstKeptEntryId: string;
+  /** The context size (tokens) before and after: the projection with the originals, and with the summary. */
   tokensBefore?: number;
+  tokensAfter?: number;
+  /** The entries the summary stands in for (since the previous compaction), oldest first. */
+  summarizedIds?: string[];
+  details?: FileLists;
+  reason?: CompactionReason;
+  /** The summarizer, as provider/model. */
+  model?: string;
+}
+
+/** What was done on a branch that was left (`--branch ENTRY --summarize-left`): a node of the new branch. */
+export interface BranchSummaryEntry extends EntryBase {
+  type: 'branch_summary';
+  summary: string;
+  /** The leaf of the branch that was left. */
+  fromId: string;
+  /** The entries of the left branch (after the common ancestor) that the summary stands in for. */
+  summarizedIds: string[];
+  details: FileLists;
+  model?: string;
 }
 
 /** A bookmark on an entry (control entry: not a tree node). `label: null` clears it. */
@@ -62,6 +94,18 @@ export interface SessionInfoEntry extends EntryBase {
   type: 'session_info';
   parentId: null;
   name: string | null;
+}
+
+/** A compaction (or branch summary) that was tried and failed: nothing was summarized, nothing lost (control entry). */
+export interface CompactionFailedEntry extends EntryBase {
+  type: 'compaction_failed';
+  parentId: null;
+  /** The active leaf when it was tried. */
+  targetId: string | null;
+  reason: CompactionReason | 'branch';
+  error: string;
+  tokensBefore: number;
+  model?: string;
 }
 
 /** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
@@ -92,24 +136,26 @@ export interface RunEntry extends EntryBase, RunRecord {
   snapshot: SessionSnapshot;
 }
 
-export type ContentEntry = MessageEntry | CompactionEntry;
-export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry;
+export type ContentEntry = MessageEntry | CompactionEntry | BranchSummaryEntry;
+export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry;
 export type SessionEntry = ContentEntry | ControlEntry;
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
 export type NewEntry =
   | { type: 'message'; message: Message; parentId?: string | null }
-  | { type: 'compaction'; summary: string; firstKeptEntryId: string; tokensBefore?: number; parentId?: string | null }
+  | ({ type: 'compaction'; summary: string; firstKeptEntryId: string; parentId?: string | null } & Omit<CompactionEntry, keyof EntryBase | 'type' | 'summary' | 'firstKeptEntryId'>)
+  | ({ type: 'branch_summary'; parentId?: string | null } & Omit<BranchSummaryEntry, keyof EntryBase | 'type'>)
+  | Omit<CompactionFailedEntry, keyof EntryBase>
   | { type: 'label'; targetId: string; label: string | null }
   | { type: 'leaf'; targetId: string | null }
   | { type: 'session_info'; name: string | null }
   | ({ type: 'run'; snapshot: SessionSnapshot } & RunRecord);
 
 export function isContentEntry(e: SessionEntry): e is ContentEntry {
-  return e.type === 'message' || e.type === 'compaction';
+  return e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary';
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'label', 'leaf', 'session_info', 'run']);
+const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed']);
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
@@ -140,6 +186,12 @@ export function entryShapeError(value: unknown): string | undefined {
     }
     case 'compaction':
       if (typeof e.summary !== 'string' || typeof e.firstKeptEntryId !== 'string') return 'compaction without "summary"/"firstKeptEntryId"';
+      return undefined;
+    case 'branch_summary':
+      if (typeof e.summary !== 'string' || typeof e.fromId !== 'string') return 'branch_summary without "summary"/"fromId"';
+      return undefined;
+    case 'compaction_failed':
+      if (typeof e.error !== 'string' || typeof e.reason !== 'string') return 'compaction_failed without "reason"/"error"';
       return undefined;
     case 'label':
       if (typeof e.targetId !== 'string' || (e.label !== null && typeof e.label !== 'string')) return 'label without "targetId"/"label"';

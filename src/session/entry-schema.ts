@@ -3,7 +3,7 @@
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
-import { Assistant, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
+import { Assistant, Int, LastRunSchema, lits, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { Message } from '../core/types.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
@@ -35,6 +35,9 @@ export const SessionHeaderSchema = Type.Object(
   { description: 'Line 1 of a session file.' },
 );
 
+const FileListsSchema = Type.Object({ readFiles: Type.Array(Str), modifiedFiles: Type.Array(Str) });
+const CompactionReasonSchema = lits('threshold', 'overflow', 'manual');
+
 const Snapshot = Type.Object({
   entries: Int,
   branches: Int,
@@ -50,8 +53,46 @@ export const SessionEntrySchema = Type.Union(
       { description: 'A message: a node of the tree.' },
     ),
     Type.Object(
-      { type: Type.Literal('compaction'), ...base, parentId: Type.Union([Str, Null]), summary: Str, firstKeptEntryId: Str, tokensBefore: Type.Optional(Type.Number()) },
+      {
+        type: Type.Literal('compaction'),
+        ...base,
+        parentId: Type.Union([Str, Null]),
+        summary: Str,
+        firstKeptEntryId: Str,
+        tokensBefore: Type.Optional(Type.Number()),
+        tokensAfter: Type.Optional(Type.Number()),
+        summarizedIds: Type.Optional(Type.Array(Str)),
+        details: Type.Optional(FileListsSchema),
+        reason: Type.Optional(CompactionReasonSchema),
+        model: Type.Optional(Str),
+      },
       { description: 'A summary standing in for everything before firstKeptEntryId: a node of the tree.' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('branch_summary'),
+        ...base,
+        parentId: Type.Union([Str, Null]),
+        summary: Str,
+        fromId: Str,
+        summarizedIds: Type.Array(Str),
+        details: FileListsSchema,
+        model: Type.Optional(Str),
+      },
+      { description: 'What was done on a branch that was left (fromId: its leaf): a node of the new branch.' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('compaction_failed'),
+        ...base,
+        parentId: Null,
+        targetId: Type.Union([Str, Null]),
+        reason: Type.Union([CompactionReasonSchema, Type.Literal('branch')]),
+        error: Str,
+        tokensBefore: Type.Number(),
+        model: Type.Optional(Str),
+      },
+      { description: 'A compaction or branch summary that was tried and failed; nothing was summarized or lost.' },
     ),
     Type.Object(
       { type: Type.Literal('label'), ...base, parentId: Null, targetId: Str, label: Type.Union([Str, Null]) },

@@ -5,7 +5,7 @@
 // it with textContent only: no message text is ever parsed as HTML.
 import { createHash } from 'node:crypto';
 import type { Stats } from '../core/events.js';
-import { isContentEntry, type ContentEntry } from './entries.js';
+import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import { modelsOf } from './export-text.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
@@ -66,6 +66,10 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+function failedCompactions(store: SessionStore): CompactionFailedEntry[] {
+  return store.entries().filter((e): e is CompactionFailedEntry => e.type === 'compaction_failed');
+}
+
 function headerMeta(store: SessionStore, entries: ContentEntry[], path: ContentEntry[], session: Stats, active: Stats): string {
   const h = store.header;
   const branches = store.branchCount();
@@ -83,6 +87,7 @@ function headerMeta(store: SessionStore, entries: ContentEntry[], path: ContentE
     item('Turns', String(session.turns), 'turns'),
     item('Tool calls', `${session.toolCalls} (${session.toolErrors} failed)`, 'tools'),
     item('Compactions', String(session.compactions), 'compactions'),
+    ...failedCompactions(store).map((f, i) => item(i === 0 ? 'Failed compactions' : '', `${f.reason} at ${f.targetId ?? '(start)'}, ${f.tokensBefore} tokens: ${f.error}`, 'compaction-failed')),
     ...(session.wallTimeMs > 0 ? [item('Run time', `${(session.wallTimeMs / 1000).toFixed(1)} s`, 'time')] : []),
   ];
   if (branches > 1) {
@@ -170,6 +175,7 @@ const SCRIPT = `
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
   function describe(e) {
     if (e.type === 'compaction') return ['compaction', e.summary];
+    if (e.type === 'branch_summary') return ['branch', e.summary];
     var m = e.message;
     if (m.role === 'user') return ['user', textOf(m.content)];
     if (m.role === 'toolResult') return ['result', (m.isError ? '\\u2717 ' : '\\u2713 ') + m.toolName + ': ' + textOf(m.content)];
@@ -267,6 +273,13 @@ const SCRIPT = `
       head(a, 'Compaction', e);
       a.append(el('p', 'note', 'The model sees this summary instead of the entries before ' + e.firstKeptEntryId +
         (typeof e.tokensBefore === 'number' ? ' (' + e.tokensBefore + ' tokens before).' : '.')), el('div', 'text summary', e.summary));
+      return a;
+    }
+    if (e.type === 'branch_summary') {
+      a.classList.add('compaction');
+      a.dataset.role = 'branch_summary';
+      head(a, 'Branch summary', e);
+      a.append(el('p', 'note', 'Summary of a branch that was left (its leaf: ' + e.fromId + ', ' + plural(e.summarizedIds.length, 'entry', 'entries') + ').'), el('div', 'text summary', e.summary));
       return a;
     }
     var m = e.message;

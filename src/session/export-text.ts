@@ -2,7 +2,7 @@
 // a store in, a string out, and the same store always gives the same text (no clock reads).
 import type { Stats } from '../core/events.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from '../core/types.js';
-import type { CompactionEntry, ContentEntry } from './entries.js';
+import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
 
@@ -32,7 +32,7 @@ export function modelsOf(entries: Iterable<ContentEntry>): string[] {
 export function exportMarkdown(store: SessionStore): string {
   const path = store.activePath();
   const stats = sessionStats(store);
-  const contentCount = store.entries().filter((e) => e.type === 'message' || e.type === 'compaction').length;
+  const contentCount = store.entries().filter(isContentEntry).length;
   const branches = store.branchCount();
   const h = store.header;
   const out: string[] = [];
@@ -47,7 +47,12 @@ export function exportMarkdown(store: SessionStore): string {
   out.push(meta.map((m) => `- ${m}`).join('\n'), '---');
   if (path.length === 0) out.push('_(no messages yet)_');
   const kept = keptFrom(path);
-  path.forEach((entry, i) => out.push(...entryBlock(store, entry, i < kept)));
+  const failures = new Map<string | null, CompactionFailedEntry[]>();
+  for (const e of store.entries()) if (e.type === 'compaction_failed') failures.set(e.targetId, [...(failures.get(e.targetId) ?? []), e]);
+  path.forEach((entry, i) => {
+    out.push(...entryBlock(store, entry, i < kept));
+    for (const f of failures.get(entry.id) ?? []) out.push(failureNote(f));
+  });
   // Blocks are separated by one blank line; text inside a block (tool output) is kept as it is.
   return out.join('\n\n') + '\n';
 }
@@ -89,6 +94,7 @@ function heading(store: SessionStore, level: string, title: string, entry: Conte
 
 function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolean): string[] {
   if (entry.type === 'compaction') return [heading(store, '##', 'Compaction', entry, summarized), compactionQuote(entry)];
+  if (entry.type === 'branch_summary') return [heading(store, '##', 'Branch summary', entry, summarized), branchSummaryQuote(entry)];
   const m = entry.message;
   if (m.role === 'user') {
     const text = m.content.map((c) => c.text).join('');
@@ -102,10 +108,23 @@ function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolea
 }
 
 function compactionQuote(e: CompactionEntry): string {
-  const tokens = e.tokensBefore !== undefined ? ` (${e.tokensBefore} tokens before)` : '';
-  const head = `**Compacted:** the model sees this summary instead of the entries before ${codeSpan(e.firstKeptEntryId)}${tokens}.`;
-  const body = safeText(e.summary).split('\n');
+  const tokens = e.tokensBefore !== undefined ? ` (${e.tokensBefore} tokens before${e.tokensAfter !== undefined ? `, ${e.tokensAfter} after` : ''})` : '';
+  const what = e.summarizedIds ? ` (${e.summarizedIds.length} entries${e.reason ? `, ${e.reason}` : ''})` : '';
+  const head = `**Compacted${what}:** the model sees this summary instead of the entries before ${codeSpan(e.firstKeptEntryId)}${tokens}.`;
+  return quote(head, e.summary);
+}
+
+function branchSummaryQuote(e: BranchSummaryEntry): string {
+  return quote(`**Left branch** (leaf ${codeSpan(e.fromId)}, ${e.summarizedIds.length} entries): the model sees this summary of the work done there.`, e.summary);
+}
+
+function quote(head: string, text: string): string {
+  const body = safeText(text).split('\n');
   return [`> ${head}`, '>', ...body.map((l) => (l === '' ? '>' : `> ${l}`))].join('\n');
+}
+
+function failureNote(f: CompactionFailedEntry): string {
+  return `> ⚠ **Compaction failed** (${escapeInline(f.reason)}, ${f.tokensBefore} tokens): ${escapeInline(f.error)}; nothing was summarized.`;
 }
 
 function assistantBlock(m: AssistantMessage): string[] {

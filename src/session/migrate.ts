@@ -13,6 +13,9 @@ const MIGRATIONS: Record<number, Migration> = {
   // skip as corrupt, so the file must say it is version 2 before they are appended. The
   // version-1 entries are valid version-2 entries.
   1: (header, entries) => ({ header: { ...header, version: 2 }, entries }),
+  // 2 → 3: version 3 adds `branch_summary` (a tree node) and `compaction_failed`; the version-2
+  // entries are valid version-3 entries.
+  2: (header, entries) => ({ header: { ...header, version: 3 }, entries }),
 };
 
 export interface MigrationResult {

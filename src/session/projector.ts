@@ -6,6 +6,9 @@ import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
 export const SUMMARY_PREFIX =
   'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
 
+export const BRANCH_SUMMARY_PREFIX =
+  'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
+
 /** The message that stands in for everything a compaction summarized. */
 export function summaryMessage(summary: string): UserMessage {
   return { role: 'user', content: [{ type: 'text', text: `${SUMMARY_PREFIX}<summary>\n${summary}\n</summary>` }] };
@@ -43,7 +46,16 @@ export function projectMessages(path: readonly (ContentEntry | SessionEntry)[]):
   return out;
 }
 
+/** The message that stands in for a branch that was left, on the new branch. */
+export function branchSummaryMessage(summary: string): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text: `${BRANCH_SUMMARY_PREFIX}<summary>\n${summary}\n</summary>` }] };
+}
+
 function pushMessage(out: Message[], entry: ContentEntry | SessionEntry): void {
+  if (entry.type === 'branch_summary') {
+    out.push(branchSummaryMessage(entry.summary));
+    return;
+  }
   if (entry.type !== 'message') return;
   const m = entry.message;
   if (m.role === 'assistant' && m.content.length === 0) return;

@@ -179,7 +179,7 @@ export class SessionStore {
     const id = this.newId();
     const timestamp = this.now().toISOString();
     let entry: SessionEntry;
-    if (input.type === 'message' || input.type === 'compaction') {
+    if (input.type === 'message' || input.type === 'compaction' || input.type === 'branch_summary') {
       const parentId = input.parentId === undefined ? this.leaf : input.parentId;
       if (parentId !== null) this.requireContent(parentId);
       const { parentId: _ignored, type, ...payload } = input;
@@ -194,6 +194,8 @@ export class SessionStore {
       entry = { type: 'session_info', id, parentId: null, timestamp, name: input.name };
     } else if (input.type === 'run') {
       entry = { ...input, id, parentId: null, timestamp, type: 'run' };
+    } else if (input.type === 'compaction_failed') {
+      entry = { ...input, id, parentId: null, timestamp, type: 'compaction_failed' };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
@@ -275,7 +277,8 @@ export class SessionStore {
     this.byId.set(entry.id, entry);
     switch (entry.type) {
       case 'message':
-      case 'compaction': {
+      case 'compaction':
+      case 'branch_summary': {
         if (this.childIndex) this.addChild(entry);
         if (warnings && entry.parentId === entry.id) {
           warnings.push(`${this.file}: entry ${entry.id} names itself as its parent; its branch starts there`);
@@ -301,6 +304,7 @@ export class SessionStore {
         this.sessionName = entry.name;
         break;
       case 'run':
+      case 'compaction_failed':
         break;
     }
   }

@@ -2,11 +2,15 @@
 // session.tree() and RPC's get_tree return. One line of description per entry.
 import type { SessionStats } from '../core/events.js';
 import { preview, textOf } from '../core/types.js';
-import type { ContentEntry } from './entries.js';
+import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import type { SessionStore } from './store.js';
 
 export function describeEntry(e: ContentEntry): { kind: string; text: string } {
-  if (e.type === 'compaction') return { kind: 'compaction', text: `[summary] ${e.summary}` };
+  if (e.type === 'compaction') {
+    const n = e.summarizedIds?.length;
+    return { kind: 'compaction', text: `[summary${n !== undefined ? ` of ${n} ${n === 1 ? 'entry' : 'entries'}` : ''}${e.reason ? `, ${e.reason}` : ''}] ${e.summary}` };
+  }
+  if (e.type === 'branch_summary') return { kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` };
   const m = e.message;
   if (m.role === 'user') return { kind: 'user', text: textOf(m.content) };
   if (m.role === 'toolResult') return { kind: `result`, text: `${m.isError ? '✗' : '✓'} ${m.toolName}: ${textOf(m.content)}` };
@@ -27,7 +31,7 @@ export function treeJson(store: SessionStore, stats: SessionStats) {
     stats,
     entries: store
       .entries()
-      .filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction')
+      .filter(isContentEntry)
       .map((e) => {
         const { kind, text } = describeEntry(e);
         return {
@@ -42,6 +46,11 @@ export function treeJson(store: SessionStore, stats: SessionStats) {
           children: store.children(e.id).map((c) => c.id),
         };
       }),
+    /** Compactions that were tried and failed (nothing was summarized), with the leaf they were tried at. */
+    failedCompactions: store
+      .entries()
+      .filter((e): e is CompactionFailedEntry => e.type === 'compaction_failed')
+      .map((e) => ({ id: e.id, targetId: e.targetId, reason: e.reason, error: e.error, tokensBefore: e.tokensBefore, timestamp: e.timestamp })),
   };
 }
 
