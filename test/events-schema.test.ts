@@ -13,6 +13,7 @@ import { SessionStore } from '../src/session/store.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
 import { createReadFileTool } from '../src/tools/read-file.js';
 import { createWriteNoteTool } from '../src/tools/write-note.js';
+import { compactionFor, quotingSummarizer } from './support/compaction.js';
 import { parseJsonl, runCli, scriptedRun, tempDir, writeScript } from './support/helpers.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../docs/events.schema.json', import.meta.url));
@@ -102,6 +103,22 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
           runner.steer('look here instead');
         }
       },
+    })
+  ).events;
+
+  // A threshold compaction mid-run (a tiny window), then one that fails (ok: false).
+  const long = 'x'.repeat(6000);
+  const turnsOfWork = [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long },
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long },
+    { text: 'Done after compacting.' },
+  ];
+  runs.compacted = (await scriptedRun({ cwd, turns: turnsOfWork, compaction: compactionFor(quotingSummarizer(), 4096, { reserveTokens: 1000, keepRecentTokens: 900 }) })).events;
+  runs.compactionFailed = (
+    await scriptedRun({
+      cwd,
+      turns: turnsOfWork,
+      compaction: compactionFor(async () => '', 4096, { reserveTokens: 1000, keepRecentTokens: 900 }),
     })
   ).events;
 
@@ -204,6 +221,8 @@ describe('events of real runs', () => {
       text: 'completed',
       tools: 'completed',
       refused: 'refused',
+      compacted: 'completed',
+      compactionFailed: 'completed',
       queued: 'completed',
       modelError: 'error',
       exhausted: 'error',

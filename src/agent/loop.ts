@@ -19,6 +19,8 @@ import type { SessionStore } from '../session/store.js';
 import { projectMessages, unansweredToolCalls } from '../session/projector.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
+import type { CompactionConfig } from './compactor.js';
+import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
 
@@ -44,6 +46,8 @@ export interface LoopOptions extends TurnPolicy {
   inbox?: Inbox;
   /** The prompt came from the queue (a steer or follow-up sent while idle): reported as delivered. */
   promptItem?: QueueItem;
+  /** Compaction before requests and on overflow (absent or disabled: never). */
+  compaction?: CompactionConfig;
 }
 
 export interface RunOutcome {
@@ -103,6 +107,16 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   };
 
   const inbox = opts.inbox;
+  const step: CompactionStepContext = {
+    store,
+    compaction: opts.compaction,
+    cwd: opts.cwd,
+    signal,
+    emit,
+    systemPrompt: opts.systemPrompt,
+    tools: tools.specs(),
+    state: { thresholdFailed: false, overflowRetried: false },
+  };
   const deliver = (items: readonly QueueItem[]) => {
     for (const item of items) emit(delivered(item, store.appendMessage(userMessage(item.text)).id));
   };
@@ -112,6 +126,9 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     // Steers sent meanwhile come after the tool batch's results, before the next request.
     if (inbox) deliver(inbox.takeSteers());
     const turn = ++outcome.turns;
+    const tooBig = await compactBeforeRequest(step);
+    if (tooBig) return finish('error', tooBig);
+    if (signal.aborted) return finish('aborted', ABORTED);
     const path = store.activePath();
     const messages = projectMessages(path);
     emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
@@ -121,6 +138,16 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal },
       turn,
     );
+    if (response.error?.kind === 'context_overflow' && !signal.aborted) {
+      // The rejected request never enters the history: compact, then this turn starts over once.
+      const next = await compactAfterOverflow(step, response.error);
+      if (next === 'retry') {
+        emit({ type: 'retry', turn, attempt: 1, delayMs: 0, kind: 'context_overflow', message: 'the conversation was compacted; the turn starts over' });
+        outcome.turns--;
+        continue;
+      }
+      response.error = next;
+    }
     const message = response.message;
     outcome.usage = addUsage(outcome.usage, message.usage);
     const entry = store.appendMessage(message);

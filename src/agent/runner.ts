@@ -7,6 +7,7 @@ import type { ModelAdapter } from '../model/adapter.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { compactSession, type CompactionConfig, type CompactOutcome } from './compactor.js';
 import { MessageQueue, type Inbox } from './inbox.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -20,6 +21,8 @@ export interface RunnerOptions extends TurnPolicy {
   maxTurns?: number;
   systemPrompt?: string;
   now?: () => number;
+  /** Compaction (in the loop, and `compact()`); without it the runner never compacts. */
+  compaction?: CompactionConfig;
 }
 
 export interface RunResult extends RunOutcome {
@@ -112,6 +115,58 @@ export class SessionRunner {
     return handedBack;
   }
 
+  /**
+   * Compacts the session now (reason `manual`), waiting for a run in progress to end first, as a
+   * run would. Works with automatic compaction off: this is an explicit request. Never throws.
+   */
+  compact(opts: { focus?: string; signal?: AbortSignal } = {}): Promise<CompactOutcome> {
+    return this.exclusive(() => this.compactNow(opts.focus, opts.signal));
+  }
+
+  /** Runs `task` in the queue of runs: after the run in progress, before the next; `busy` meanwhile. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const result = this.runs.then(task).finally(() => this.pending--);
+    this.runs = result.catch(() => undefined);
+    return result;
+  }
+
+  private async compactNow(focus: string | undefined, signal: AbortSignal | undefined): Promise<CompactOutcome> {
+    const { store, tools, cwd } = this.opts;
+    const config = this.opts.compaction;
+    const emit = createEmitter([...this.listeners], { now: this.opts.now, onListenerError: (err) => this.listenerErrors.push(err) });
+    if (!config) {
+      const error = 'compaction is not available: the agent has no summarizer';
+      emit({ type: 'compaction_end', reason: 'manual', ok: false, tokensBefore: 0, tokensAfter: null, summarizedEntries: 0, readFiles: [], modifiedFiles: [], error, entryId: null });
+      return { ok: false, error, tokensBefore: 0 };
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.current = { controller, emit, handedBack: [] };
+    try {
+      return await compactSession({
+        store,
+        config,
+        reason: 'manual',
+        focus,
+        cwd,
+        signal: controller.signal,
+        emit,
+        systemPrompt: this.systemPrompt(),
+        tools: tools.specs(),
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.current = undefined;
+    }
+  }
+
+  private systemPrompt(): string {
+    return this.opts.systemPrompt ?? buildSystemPrompt({ cwd: this.opts.cwd, tools: this.opts.tools.specs() });
+  }
+
   private send(kind: QueueItem['kind'], text: string): QueueItem {
     const item = this.queue.add(kind, text);
     if (this.pending === 0) {
@@ -160,7 +215,7 @@ export class SessionRunner {
         cwd,
         prompt,
         maxTurns: this.opts.maxTurns,
-        systemPrompt: this.opts.systemPrompt ?? buildSystemPrompt({ cwd, tools: tools.specs() }),
+        systemPrompt: this.systemPrompt(),
         signal: controller.signal,
         emit,
         runId,
@@ -172,6 +227,7 @@ export class SessionRunner {
         warnings: this.warned ? [] : [...store.warnings],
         inbox,
         promptItem,
+        compaction: this.opts.compaction,
       });
       this.warned = true;
     } catch (err) {

@@ -6,11 +6,13 @@ import { resolve } from 'node:path';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import { uncompact } from '../session/compaction-plan.js';
 import { projectMessages } from '../session/projector.js';
 import { resolveEntry } from '../session/resolve.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
+import { compactionSettings, modelSummarizer, summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
 import { SessionRunner, type RunResult } from '../agent/runner.js';
 import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
 import { AgentError } from './errors.js';
@@ -18,7 +20,7 @@ import { exportText, writeExport } from './export.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { createToolRegistry } from './tools.js';
-import type { Agent, AgentSessionHandle, AgentState, CreateAgentOptions } from './types.js';
+import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
 
 export type * from './types.js';
 
@@ -35,7 +37,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
 function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
   const o = { ...options, ...over };
-  const flags = { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey, maxTurns: o.maxTurns };
+  const flags = { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey, maxTurns: o.maxTurns, compact: o.compact, contextWindow: o.contextWindow };
   try {
     return loadConfig(cwd, env, flags);
   } catch (err) {
@@ -167,6 +169,22 @@ class AgentImpl implements Agent {
     return projectMessages(this.store.activePath());
   }
 
+  async compact(opts: { focus?: string } = {}): Promise<CompactResult> {
+    this.check();
+    const out = await this.runner.compact({ focus: opts.focus });
+    if (!out.ok) return out;
+    const { entry } = out;
+    return {
+      ok: true,
+      entryId: entry.id,
+      tokensBefore: out.tokensBefore,
+      tokensAfter: out.tokensAfter,
+      summarizedEntries: entry.summarizedIds?.length ?? 0,
+      readFiles: entry.details?.readFiles ?? [],
+      modifiedFiles: entry.details?.modifiedFiles ?? [],
+    };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.runner.busy) {
@@ -210,6 +228,7 @@ class AgentImpl implements Agent {
       retry: c.retry,
       idleTimeoutMs: c.idleTimeoutMs,
       systemPrompt: this.options.systemPrompt,
+      compaction: this.compactionConfig(),
     });
     this.runner.subscribe((event) => {
       for (const listener of this.listeners) {
@@ -221,6 +240,17 @@ class AgentImpl implements Agent {
       }
     });
     if (newSession) this.handle = this.makeHandle(++this.generation);
+  }
+
+  /** Compaction with the session's own model as the summarizer. */
+  private compactionConfig(): CompactionConfig {
+    const c = this.resolved.config;
+    return {
+      enabled: c.compaction.enabled,
+      settings: compactionSettings(c.contextWindow, c.compaction),
+      summarize: modelSummarizer(this.modelAdapter),
+      model: `${this.modelAdapter.provider}/${this.modelAdapter.model}`,
+    };
   }
 
   private replaceSession(next: OpenedSession): void {
@@ -287,6 +317,17 @@ class AgentImpl implements Agent {
         const clean = name === null ? null : name.trim() || null;
         store.append({ type: 'session_info', name: clean });
         store.sync();
+      },
+      async branchWithSummary(entry) {
+        live('branch');
+        const id = resolveEntry(store, entry);
+        return agent.runner.exclusive(() => summarizeBranch({ store, config: agent.compactionConfig(), targetId: id, cwd: agent.cwd, signal: new AbortController().signal }));
+      },
+      uncompact() {
+        live('uncompact');
+        const undone = uncompact(store);
+        if (!undone) throw new AgentError('invalid_argument', `session ${store.id} has no compaction on its active path`);
+        return undone.leafId ?? '(before the first entry)';
       },
       export(format, file) {
         live('read');

@@ -33,6 +33,7 @@ export interface ConfigFile {
   idleTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   models?: Record<string, ModelOverride>;
+  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
 }
 
 export interface EffectiveConfig {
@@ -50,6 +51,8 @@ export interface EffectiveConfig {
   contextWindow: number;
   maxOutputTokens: number;
   pricing: Pricing;
+  /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
+  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
 }
 
 export interface Resolved {
@@ -60,8 +63,21 @@ export interface Resolved {
   warnings?: string[];
 }
 
+/** Values given as command-line flags (or SDK options): the top of the precedence order. */
+export interface ConfigFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxTurns?: number;
+  /** false: --no-compact. */
+  compact?: boolean;
+  /** --context-window N: the model's window for this run. */
+  contextWindow?: number;
+}
+
 export interface ConfigInputs {
-  flags: { provider?: string; model?: string; baseUrl?: string; apiKey?: string; maxTurns?: number };
+  flags: ConfigFlags;
   env: NodeJS.ProcessEnv;
   project?: { file: string; data: ConfigFile };
   user?: { file: string; data: ConfigFile };
@@ -106,7 +122,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 1. The provider decides which presets and env vars apply.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY } } },
+    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true } } },
     ...fileLayers,
     ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
@@ -136,6 +152,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
       { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns },
       { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns' },
     ),
+    ...(flags.compact === false ? [{ source: 'flag --no-compact', data: { compaction: { enabled: false } } }] : []),
   ];
   const { value: v, sources } = mergeLayers(layers);
   const model = String(v.model);
@@ -153,12 +170,26 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     timeoutMs: v.timeoutMs as number,
     idleTimeoutMs: v.idleTimeoutMs as number,
     retry: { ...DEFAULT_RETRY, ...(v.retry as Partial<RetryPolicy>) },
-    contextWindow: override.contextWindow ?? known.contextWindow,
+    contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     pricing: { ...known.pricing, ...override.pricing },
+    compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
-  sources.contextWindow = modelSource('contextWindow') ?? tableSource;
+  sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);
+  // Compaction thresholds are relative to the window unless set: reserve min(16,384, 25%), keep min(20,000, 40%).
+  const c = (isPlainObject(v.compaction) ? v.compaction : {}) as { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
+  const window = result.contextWindow;
+  result.compaction = {
+    enabled: c.enabled !== false,
+    reserveTokens: c.reserveTokens ?? Math.min(16_384, Math.floor(window * 0.25)),
+    keepRecentTokens: c.keepRecentTokens ?? Math.min(20_000, Math.floor(window * 0.4)),
+  };
+  sources['compaction.reserveTokens'] ??= 'default (25% of the window, at most 16,384)';
+  sources['compaction.keepRecentTokens'] ??= 'default (40% of the window, at most 20,000)';
+  for (const k of ['reserveTokens', 'keepRecentTokens'] as const) {
+    if (result.compaction[k] >= window) throw new UsageError(`compaction.${k} (${result.compaction[k]}, from ${sources[`compaction.${k}`]}) must be smaller than the context window (${window})`);
+  }
   sources.maxOutputTokens = modelSource('maxOutputTokens') ?? tableSource;
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite']) sources[`pricing.${k}`] = modelSource(`pricing.${k}`) ?? tableSource;
   return { config: result, sources };
@@ -189,7 +220,7 @@ function checkConfig(data: unknown, file: string): void {
   };
   if (!isPlainObject(data)) fail('(top level)', 'must be a JSON object');
   const d = data as Record<string, unknown>;
-  const known = ['provider', 'model', 'baseUrl', 'apiKey', 'maxTurns', 'timeoutMs', 'idleTimeoutMs', 'retry', 'models'];
+  const known = ['provider', 'model', 'baseUrl', 'apiKey', 'maxTurns', 'timeoutMs', 'idleTimeoutMs', 'retry', 'models', 'compaction'];
   for (const k of Object.keys(d)) if (!known.includes(k)) fail(k, `is not a known setting (known: ${known.join(', ')})`);
   for (const k of ['provider', 'model', 'baseUrl', 'apiKey']) if (d[k] !== undefined && typeof d[k] !== 'string') fail(k, 'must be a string');
   for (const k of ['maxTurns', 'timeoutMs', 'idleTimeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
@@ -198,6 +229,16 @@ function checkConfig(data: unknown, file: string): void {
     for (const [k, val] of Object.entries(d.retry as object)) {
       if (!['maxRetries', 'baseDelayMs', 'maxDelayMs'].includes(k)) fail(`retry.${k}`, 'is not a known setting (maxRetries, baseDelayMs, maxDelayMs)');
       if (!(Number.isInteger(val) && val >= 0)) fail(`retry.${k}`, 'must be a whole number >= 0');
+    }
+  }
+  if (d.compaction !== undefined) {
+    if (!isPlainObject(d.compaction)) fail('compaction', 'must be an object');
+    for (const [k, val] of Object.entries(d.compaction as object)) {
+      if (k === 'enabled') {
+        if (typeof val !== 'boolean') fail('compaction.enabled', 'must be true or false');
+      } else if (k === 'reserveTokens' || k === 'keepRecentTokens') {
+        if (!(Number.isInteger(val) && val > 0)) fail(`compaction.${k}`, 'must be a whole number > 0');
+      } else fail(`compaction.${k}`, 'is not a known setting (enabled, reserveTokens, keepRecentTokens)');
     }
   }
   if (d.models !== undefined) {
@@ -271,6 +312,9 @@ export function showConfig(resolved: Resolved): Array<{ key: string; value: unkn
     { key: 'retry.baseDelayMs', value: c.retry.baseDelayMs, source: s['retry.baseDelayMs'] },
     { key: 'retry.maxDelayMs', value: c.retry.maxDelayMs, source: s['retry.maxDelayMs'] },
     { key: 'contextWindow', value: c.contextWindow, source: s.contextWindow },
+    { key: 'compaction.enabled', value: c.compaction.enabled, source: s['compaction.enabled'] },
+    { key: 'compaction.reserveTokens', value: c.compaction.reserveTokens, source: s['compaction.reserveTokens'] },
+    { key: 'compaction.keepRecentTokens', value: c.compaction.keepRecentTokens, source: s['compaction.keepRecentTokens'] },
     { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {

@@ -13,7 +13,9 @@ export type AgentErrorKind =
   /** A session handle whose session is no longer the agent's (after a fork, new or switch). */
   | 'stale_session'
   /** An argument is wrong (an empty prompt, an unknown format). */
-  | 'invalid_argument';
+  | 'invalid_argument'
+  /** A compaction or branch summary could not be made; nothing was summarized or lost. */
+  | 'compaction_failed';
 
 export class AgentError extends UsageError {
   constructor(

@@ -20,6 +20,8 @@ export const AGENT_FLAGS = {
   'no-session': { type: 'boolean', default: false },
   'max-turns': { type: 'string' },
   'read-only': { type: 'boolean', default: false },
+  'no-compact': { type: 'boolean', default: false },
+  'context-window': { type: 'string' },
 } as const;
 
 /** Help lines for the shared flags, by section. */
@@ -39,7 +41,9 @@ export const AGENT_FLAGS_HELP = {
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
   --record FILE       save the model's responses to FILE in the script format (replay with --script)`,
   tools: `  --max-turns N       stop after N model turns (default 50)
-  --read-only         deny tools that change anything (only read-only tools run)`,
+  --read-only         deny tools that change anything (only read-only tools run)
+  --no-compact        never compact automatically (not even when the context overflows)
+  --context-window N  the model's context window in tokens, for this run (compaction is relative to it)`,
 };
 
 /** What the shared flags say, as agent options. */
@@ -52,6 +56,9 @@ export interface AgentFlags {
   script?: string;
   record?: string;
   readOnly: boolean;
+  /** false: --no-compact. */
+  compact?: boolean;
+  contextWindow?: number;
   session: SessionChoice;
   branch?: string;
   fork?: string;
@@ -76,6 +83,12 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
     maxTurns = n;
   }
+  let contextWindow: number | undefined;
+  if (v['context-window'] !== undefined) {
+    const n = Number(v['context-window']);
+    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens >= 1024, got "${v['context-window']}"`);
+    contextWindow = n;
+  }
   const session: SessionChoice = v['no-session']
     ? 'memory'
     : v.session !== undefined
@@ -94,6 +107,8 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     script: v.script,
     record: v.record,
     readOnly: v['read-only'] ?? false,
+    ...(v['no-compact'] ? { compact: false } : {}),
+    contextWindow,
     session,
     branch: v.branch,
     fork: v.fork,

@@ -27,6 +27,10 @@ export interface CreateAgentOptions {
   apiKey?: string;
   baseUrl?: string;
   maxTurns?: number;
+  /** false: never compact automatically (the overflow path included). Default: the config (on). */
+  compact?: boolean;
+  /** The model's context window in tokens (overrides the model table and config). */
+  contextWindow?: number;
   /** Use the scripted model, replaying this file (the `--script` format): for tests and examples. */
   script?: string;
   /** Save every model response to this file in the script format (`--record`). */
@@ -81,7 +85,20 @@ export interface AgentSessionHandle {
   setName(name: string | null): void;
   /** The session as Markdown, HTML or JSONL; with `file`, written there (atomically) and the path returned. */
   export(format: ExportFormat, file?: string): string;
+  /**
+   * Moves to an entry and appends there a summary of the branch being left (from the common
+   * ancestor to the old leaf), so its work is not forgotten. On failure nothing moves.
+   */
+  branchWithSummary(entry: string): Promise<BranchSummaryResult>;
+  /** Undoes the latest compaction on the active path by moving the leaf back before it (nothing is deleted); returns the new leaf. */
+  uncompact(): string;
 }
+
+export type CompactResult =
+  | { ok: true; entryId: string; tokensBefore: number; tokensAfter: number; summarizedEntries: number; readFiles: string[]; modifiedFiles: string[] }
+  | { ok: false; error: string; tokensBefore: number };
+
+export type BranchSummaryResult = { ok: true; entryId: string; summarizedEntries: number } | { ok: false; error: string };
 
 export interface Agent {
   readonly cwd: string;
@@ -114,6 +131,11 @@ export interface Agent {
   state(): AgentState;
   /** What the model would see now: the projection of the active path. */
   messages(): Message[];
+  /**
+   * Compacts the session now (after a run in progress): a summary entry stands in for the older
+   * messages, the originals stay in the file. `focus`: what the summary should dwell on.
+   */
+  compact(opts?: { focus?: string }): Promise<CompactResult>;
   /** Aborts a run in progress, waits for it to settle, then closes the session file and releases its lock. */
   close(): Promise<void>;
 }

@@ -12,9 +12,12 @@ export const USAGE = `Usage:
   mini-agent label SESSION ENTRY NAME | --clear     set or clear a bookmark on an entry
   mini-agent name SESSION "title"                   give a session a display name
   mini-agent export SESSION --format md|html|jsonl [-o FILE]
+  mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
+  mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent trace FILE              print a readable account of a --trace file
 
 ${AGENT_FLAGS_HELP.sessions}
+  --summarize-left    with --branch: summarize the branch being left onto the new one
 
 ${AGENT_FLAGS_HELP.model}
   --show-config       print the effective configuration and where each value comes from
@@ -44,6 +47,8 @@ export interface RunArgs {
   json: boolean;
   trace?: string;
   verbose: boolean;
+  /** --branch ENTRY --summarize-left: summarize the branch being left. */
+  summarizeLeft: boolean;
 }
 
 export type CliArgs =
@@ -56,7 +61,9 @@ export type CliArgs =
   | { command: 'label'; session: string; entry: string; label: string | null }
   | { command: 'name'; session: string; name: string }
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
-  | { command: 'trace'; file: string; verbose: boolean };
+  | { command: 'trace'; file: string; verbose: boolean }
+  | { command: 'compact'; session?: string; focus?: string; agent: AgentFlags }
+  | { command: 'uncompact'; session?: string };
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
@@ -75,6 +82,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         json: { type: 'boolean', default: false },
         trace: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        focus: { type: 'string' },
+        'summarize-left': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -116,8 +125,19 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new UsageError(`--format must be md, html or jsonl, got "${format}"`);
     return { command: 'export', session: rest[0], format, output: v.output };
   }
+  if (sub === 'compact') {
+    if (rest.length > 1) throw new UsageError('usage: mini-agent compact [SESSION] [--focus TEXT]');
+    if (v.focus === '') throw new UsageError('--focus needs a text');
+    return { command: 'compact', session: rest[0], focus: v.focus, agent: agentFlagsFrom(v) };
+  }
+  if (sub === 'uncompact') {
+    if (rest.length > 1) throw new UsageError('usage: mini-agent uncompact [SESSION]');
+    return { command: 'uncompact', session: rest[0] };
+  }
   const agent = agentFlagsFrom(v);
   if (v['show-config']) return { command: 'show-config', agent, json: v.json };
+  if (v['summarize-left'] && agent.branch === undefined) throw new UsageError('--summarize-left goes with --branch ENTRY');
+  if (v.focus !== undefined) throw new UsageError('--focus goes with the compact command: mini-agent compact [SESSION] --focus TEXT');
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
-  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose };
+  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'] };
 }

@@ -42,6 +42,14 @@ async function dispatch(args: CliArgs): Promise<number> {
       const { nameCommand } = await import('./session-commands.js');
       return nameCommand(args);
     }
+    case 'compact': {
+      const { compactCommand } = await import('./compact-command.js');
+      return compactCommand(args);
+    }
+    case 'uncompact': {
+      const { uncompactCommand } = await import('./compact-command.js');
+      return uncompactCommand(args);
+    }
     case 'export': {
       const { exportCommand } = await import('./export-command.js');
       return exportCommand(args);

@@ -86,6 +86,10 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
         stderr.write(`${mark} ${event.name} (${event.durationMs} ms) ${first}\n`);
         break;
       }
+      case 'compaction_end':
+        // One line either way: what was summarized, or why nothing was.
+        stderr.write(`${describeCompaction(event)}\n`);
+        break;
       case 'retry':
         pending = '';
         if (live && !atLineStart) {
@@ -107,6 +111,13 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
       }
     }
   };
+}
+
+/** The one-line notice of a compaction. */
+export function describeCompaction(e: Extract<AgentEvent, { type: 'compaction_end' }>): string {
+  if (!e.ok) return `mini-agent: compaction (${e.reason}) failed: ${e.error}; nothing was summarized`;
+  const files = e.readFiles.length + e.modifiedFiles.length;
+  return `mini-agent: compacted the conversation (${e.reason}): ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens${files ? `, ${files} files tracked` : ''}; the originals stay in the session`;
 }
 
 /** The one stderr line for a refused run: "mini-agent: the model refused: <explanation>". */

@@ -18,9 +18,24 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
-  if (args.prompt === undefined && (args.agent.branch || args.agent.fork)) return moveOnly(args.agent, cwd);
-  const prompt = args.prompt ?? (await readPromptFromStdin());
-  const agent = await createAgent({ cwd, env: process.env, ...args.agent });
+  if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, cwd);
+  const prompt = args.prompt ?? (args.summarizeLeft ? undefined : await readPromptFromStdin());
+  // --summarize-left: the branch is taken after the agent is up (the summary needs the model).
+  const agent = await createAgent({ cwd, env: process.env, ...args.agent, ...(args.summarizeLeft ? { branch: undefined } : {}) });
+  if (args.summarizeLeft) {
+    const left = await agent.session.branchWithSummary(args.agent.branch!);
+    if (!left.ok) {
+      process.stderr.write(`mini-agent: the summary of the branch being left failed: ${left.error}; the leaf did not move\n`);
+      await agent.close();
+      return EXIT.error;
+    }
+    process.stderr.write(`mini-agent: left the branch with a summary of ${left.summarizedEntries} entries (entry ${left.entryId})\n`);
+    if (prompt === undefined) {
+      process.stdout.write(`active leaf of session ${agent.session.id} is now ${left.entryId}\n`);
+      await agent.close();
+      return EXIT.completed;
+    }
+  }
   for (const w of agent.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   for (const note of agent.notes) process.stderr.write(`mini-agent: ${note}\n`);
   let trace: ReturnType<typeof openTrace> | undefined;
@@ -49,7 +64,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const result = await agent.prompt(prompt);
+    const result = await agent.prompt(prompt!);
     for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
     if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');
@@ -111,7 +126,7 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
     rate_limit: 'wait and try again, or check the plan and quota of the account',
     overloaded: 'the provider is overloaded; try again in a little while',
     server: 'the provider had an internal error; try again later',
-    context_overflow: `the conversation is longer than ${c.model}'s context window; start a new session or use a model with a larger window`,
+    context_overflow: `the conversation is longer than ${c.model}'s context window (${c.contextWindow} tokens); run "mini-agent compact", start a new session, or use a model with a larger window`,
     network: `check the network and the base URL (${c.baseUrl})`,
     invalid_response: `the server at ${c.baseUrl} (or a proxy on the way) sent a broken stream; if it keeps happening, report it to whoever runs that server`,
     bad_request: 'the provider rejected the request; run with --verbose and check the model name and settings',
@@ -124,8 +139,8 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
 export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): number {
-  const { provider, model, baseUrl, apiKey, maxTurns } = args.agent;
-  const resolved = loadConfig(process.cwd(), process.env, { provider, model, baseUrl, apiKey, maxTurns });
+  const { provider, model, baseUrl, apiKey, maxTurns, compact, contextWindow } = args.agent;
+  const resolved = loadConfig(process.cwd(), process.env, { provider, model, baseUrl, apiKey, maxTurns, compact, contextWindow });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = showConfig(resolved);
   if (args.json) {

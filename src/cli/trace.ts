@@ -100,6 +100,16 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         out.push(`  ${e.result.isError ? '✗' : '✓'} ${e.name} → ${JSON.stringify(preview(result, w))} (${e.durationMs} ms, ${result.length} chars)`);
         break;
       }
+      case 'compaction_start':
+        out.push(`  compaction (${e.reason}) of a ${e.tokensBefore}-token context…`);
+        break;
+      case 'compaction_end':
+        out.push(
+          e.ok
+            ? `  compacted: ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens, entry ${e.entryId}${e.readFiles.length + e.modifiedFiles.length ? ` · read ${e.readFiles.join(', ') || '-'} · modified ${e.modifiedFiles.join(', ') || '-'}` : ''}`
+            : `  ! compaction failed: ${e.error}`,
+        );
+        break;
       case 'run_end':
         break;
       case 'run_settled': {

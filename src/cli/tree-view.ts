@@ -10,6 +10,11 @@ export function formatTree(store: SessionStore, width = 72): string {
   const active = new Set(store.activePath().map((e) => e.id));
   const leaf = store.leafId;
   const lines: string[] = [];
+  // Failed compactions are side records: shown under the entry that was the leaf when they were tried.
+  const failed = new Map<string | null, string[]>();
+  for (const e of store.entries()) {
+    if (e.type === 'compaction_failed') failed.set(e.targetId, [...(failed.get(e.targetId) ?? []), `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}`]);
+  }
   type Item = { entry: ContentEntry; first: string; rest: string };
   const stack: Item[] = [];
   const pushKids = (kids: readonly ContentEntry[], prefix: string) => {
@@ -29,6 +34,7 @@ export function formatTree(store: SessionStore, width = 72): string {
       const label = store.labelOf(entry.id);
       const tags = [label ? `[label: ${label}]` : '', entry.id === leaf ? '◀ leaf' : ''].filter(Boolean).join(' ');
       lines.push(`${first}${mark} ${entry.id} ${kind.padEnd(10)} ${JSON.stringify(preview(text, width))}${tags ? ' ' + tags : ''}`);
+      for (const note of failed.get(entry.id) ?? []) lines.push(`${rest}    ${note}`);
       const kids = store.children(entry.id);
       if (kids.length === 1) {
         entry = kids[0];

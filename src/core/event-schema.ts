@@ -81,6 +81,7 @@ export const SessionStatsSchema = Type.Object({
     Type.Null(),
   ]),
 });
+export const CompactionReasonSchema = lits('threshold', 'overflow', 'manual');
 export const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
 const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns');
 
@@ -134,6 +135,18 @@ export const AgentEventSchema = Type.Union(
       durationMs: Type.Number(),
     }, 'A tool finished; its result is stored as entryId.'),
     ev('turn_end', { turn: Int, toolCalls: Int }, 'A turn finished.'),
+    ev('compaction_start', { reason: CompactionReasonSchema, tokensBefore: Type.Number() }, 'A compaction starts: why, and the context size in tokens.'),
+    ev('compaction_end', {
+      reason: CompactionReasonSchema,
+      ok: Type.Boolean(),
+      tokensBefore: Type.Number(),
+      tokensAfter: Type.Union([Type.Number(), Type.Null()]),
+      summarizedEntries: Int,
+      readFiles: Type.Array(Str),
+      modifiedFiles: Type.Array(Str),
+      error: Type.Union([Str, Type.Null()]),
+      entryId: Type.Union([Str, Type.Null()]),
+    }, 'A compaction ended: the summary entry and what it stands in for, or (ok: false) why nothing was compacted.'),
     ev('queue_update', { items: Type.Array(QueueItemSchema) }, 'The steers and follow-ups waiting to be delivered changed.'),
     ev('steer_delivered', { id: Str, entryId: Str, text: Str }, 'A steer became a user message, after the tool batch and before the next request.'),
     ev('follow_up_delivered', { id: Str, entryId: Str, text: Str }, 'A follow-up became a user message when the run would have ended; the run goes on.'),

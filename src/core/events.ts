@@ -33,9 +33,13 @@ export interface SessionStats {
 /**
  * 2: run_settled/run_end `stopReason: "refused"` and `run_settled.refusal`; error kind
  * `invalid_response`; `rawArguments` on tool calls. A refusal used to settle as `completed`.
- * Additive since: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`.
+ * Additive since: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`,
+ * `compaction_start`, `compaction_end`.
  */
 export const EVENT_SCHEMA_VERSION = 2;
+
+/** Why a compaction was made: the context neared the window, the provider said it overflowed, or someone asked. */
+export type CompactionReason = 'threshold' | 'overflow' | 'manual';
 
 /** How a run ended. */
 export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns';
@@ -92,6 +96,24 @@ export type EventBody =
       durationMs: number;
     }
   | { type: 'turn_end'; turn: number; toolCalls: number }
+  /** A compaction starts: why, and how big the context is. */
+  | { type: 'compaction_start'; reason: CompactionReason; tokensBefore: number }
+  /**
+   * A compaction ended. ok: a summary entry (entryId) now stands in for `summarizedEntries` entries.
+   * Not ok: nothing was summarized or lost; `error` says why (a side record is in the session).
+   */
+  | {
+      type: 'compaction_end';
+      reason: CompactionReason;
+      ok: boolean;
+      tokensBefore: number;
+      tokensAfter: number | null;
+      summarizedEntries: number;
+      readFiles: string[];
+      modifiedFiles: string[];
+      error: string | null;
+      entryId: string | null;
+    }
   /** The messages waiting to be delivered changed (sent, delivered, cancelled or handed back). */
   | { type: 'queue_update'; items: QueueItem[] }
   /** A steer became a user message (entryId), after the tool batch and before the next request. */

@@ -45,6 +45,12 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
     return { session: info(agent.session) };
   },
   set_model: async (agent, p) => ({ model: await agent.setModel(p) }),
+  compact: async (agent, p) => {
+    const r = await agent.compact({ focus: p.focus });
+    if (!r.ok) throw new AgentError('compaction_failed', `compaction failed: ${r.error}; nothing was summarized`);
+    const { ok: _ok, ...result } = r;
+    return result;
+  },
   export: (agent, p) => {
     const path = agent.session.export(p.format, p.path);
     return { path, bytes: statSync(path).size };

@@ -117,6 +117,18 @@ export const COMMANDS = {
     params: { provider: Type.Optional(Str), model: Type.Optional(Str), baseUrl: Type.Optional(Str), apiKey: Type.Optional(Str) },
     result: Type.Object({ model: ModelInfo }),
   },
+  compact: {
+    doc: 'Compact the session now (after a run in progress): a summary stands in for the older messages, the originals stay in the file. A failed compaction is an error response of kind "compaction_failed" (nothing was summarized). Its compaction_start/compaction_end events come first.',
+    params: { focus: Type.Optional(Type.String({ minLength: 1, description: 'what the summary should dwell on' })) },
+    result: Type.Object({
+      entryId: Str,
+      tokensBefore: Type.Number(),
+      tokensAfter: Type.Number(),
+      summarizedEntries: Int,
+      readFiles: Type.Array(Str),
+      modifiedFiles: Type.Array(Str),
+    }),
+  },
   export: {
     doc: 'Write the session as Markdown, HTML or JSONL to a path (relative to the workspace).',
     params: { format: lits('md', 'html', 'jsonl'), path: Type.String({ minLength: 1 }) },
@@ -140,6 +152,7 @@ export const ERROR_KINDS = [
   'session_file', // a session file that must not be used (bad header, newer format)
   'stale_session',
   'closed',
+  'compaction_failed', // the summary could not be made; nothing was summarized or lost
   'internal', // a bug: the message says what happened
 ] as const;
 export type RpcErrorKind = (typeof ERROR_KINDS)[number];

@@ -1,7 +1,7 @@
 // The session file format: a header line, then one entry per line.
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
-import type { LastRun, Stats } from '../core/events.js';
+import type { CompactionReason, LastRun, Stats } from '../core/events.js';
 import { isPlainObject, type Message, type Refusal } from '../core/types.js';
 
 /**
@@ -37,8 +37,7 @@ export interface MessageEntry extends EntryBase {
   message: Message;
 }
 
-/** Why a compaction was made. */
-export type CompactionReason = 'threshold' | 'overflow' | 'manual';
+export type { CompactionReason };
 
 /** The files the summarized part of the conversation touched (workspace-relative), carried from compaction to compaction. */
 export interface FileLists {

@@ -3,7 +3,7 @@
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type, type Static } from 'typebox';
-import { Assistant, Int, LastRunSchema, lits, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
+import { Assistant, CompactionReasonSchema, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { Message } from '../core/types.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
@@ -36,7 +36,6 @@ export const SessionHeaderSchema = Type.Object(
 );
 
 const FileListsSchema = Type.Object({ readFiles: Type.Array(Str), modifiedFiles: Type.Array(Str) });
-const CompactionReasonSchema = lits('threshold', 'overflow', 'manual');
 
 const Snapshot = Type.Object({
   entries: Int,

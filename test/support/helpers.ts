@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import type { CompactionConfig } from '../../src/agent/compactor.js';
 import type { RetryPolicy } from '../../src/agent/retry.js';
 import { SessionRunner, type RunResult } from '../../src/agent/runner.js';
 import type { AgentEvent } from '../../src/core/events.js';
@@ -114,6 +115,8 @@ export interface ScriptedRunOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   random?: () => number;
   idleTimeoutMs?: number;
+  /** Compaction in the loop (and the runner's compact()). */
+  compaction?: CompactionConfig;
 }
 
 export interface ScriptedRun {
@@ -131,7 +134,7 @@ export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
   const store = o.store ?? SessionStore.inMemory({ cwd });
   const model = new ScriptedModel({ turns: o.turns });
   const tools = new ToolRegistry(o.tools ?? [createReadFileTool(), createWriteNoteTool()], o.registry);
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random, idleTimeoutMs: o.idleTimeoutMs });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random, idleTimeoutMs: o.idleTimeoutMs, compaction: o.compaction });
   const events: AgentEvent[] = [];
   runner.subscribe((e) => {
     events.push(e);
