@@ -329,7 +329,8 @@ describe('file lists, undo and branch summaries', () => {
     const cfg = config(quotingSummarizer(), 16_384, { keepRecentTokens: 500 });
     const first = await compact(store, cfg);
     if (!first.out.ok) throw new Error(first.out.error);
-    expect(first.out.entry.details).toEqual({ readFiles: ['file0.md', 'file1.md', 'file2.md', 'file3.md'], modifiedFiles: ['out/notes.md'] });
+    // The last turn (file3.md) is kept as it is: only the summarized part's files are listed.
+    expect(first.out.entry.details).toEqual({ readFiles: ['file0.md', 'file1.md', 'file2.md'], modifiedFiles: ['out/notes.md'] });
     expect(first.out.entry.summary).toContain(`${FILES_HEADING}\n\nRead:\n- file0.md`);
     longSession(3, 1500, store, 100);
     const second = await compact(store, cfg);

@@ -48,8 +48,14 @@ export interface CompactionPlan {
 
 export type PlanResult = { ok: true; plan: CompactionPlan } | { ok: false; reason: string };
 
-const isToolResult = (e: ContentEntry) => e.type === 'message' && e.message.role === 'toolResult';
 const isUserTurnStart = (e: ContentEntry) => (e.type === 'message' && e.message.role === 'user') || e.type === 'branch_summary';
+/**
+ * Where the kept part may begin: a user message (a turn starts), or an assistant message that
+ * calls tools (a tool-call unit starts). Never a tool result (it would lose its call), nor an
+ * assistant answer without calls (it would lose the question it answers).
+ */
+const isValidCut = (e: ContentEntry) =>
+  isUserTurnStart(e) || (e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
 
 /** The entries the model sees after the latest compaction: its kept part, then what follows it. */
 export function liveEntries(path: readonly ContentEntry[]): { previous: CompactionEntry | undefined; live: ContentEntry[] } {
@@ -74,9 +80,9 @@ function entryTokens(e: ContentEntry): number {
 
 /**
  * Plans a compaction of `path` (the active path): walk back from the newest entry until
- * `keepRecentTokens` are covered, then snap forward to the nearest valid cut (a user message or
- * an assistant message: never a tool result, which would lose its call). A cut at an assistant
- * message falls inside a turn: the turn's beginning is summarized apart from the history.
+ * `keepRecentTokens` are covered, then snap forward to the nearest valid cut (a user message, or
+ * an assistant message that starts a tool-call unit). A cut at such an assistant message falls
+ * inside a turn: the turn's beginning is summarized apart from the history.
  */
 export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, cwd?: string): PlanResult {
   const content = path.filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary');
@@ -85,12 +91,15 @@ export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], k
   let kept = 0;
   let cut = live.length;
   while (cut > 0 && kept < keepRecentTokens) kept += entryTokens(live[--cut]);
+  if (kept < keepRecentTokens) {
+    return { ok: false, reason: `nothing to summarize: everything since the last compaction (about ${kept} tokens) fits in the part kept as it is (keepRecentTokens ${keepRecentTokens})` };
+  }
   // Snap forward to a valid cut; the newest entry is always kept.
-  while (cut < live.length && isToolResult(live[cut])) cut++;
+  while (cut < live.length && !isValidCut(live[cut])) cut++;
   if (cut >= live.length) {
-    // Even the newest unit is over the budget: keep it alone, if it starts at a valid cut.
+    // Even the newest unit is over the budget: keep it alone, from the valid cut that starts it.
     cut = live.length - 1;
-    while (cut > 0 && isToolResult(live[cut])) cut--;
+    while (cut > 0 && !isValidCut(live[cut])) cut--;
   }
   if (cut <= 0) return { ok: false, reason: 'everything since the last compaction is one unit that must be kept whole' };
   let turnStart = cut;
