@@ -35,7 +35,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
 }
 
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
-function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
+export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
   const o = { ...options, ...over };
   const flags = { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey, maxTurns: o.maxTurns, compact: o.compact, contextWindow: o.contextWindow };
   try {

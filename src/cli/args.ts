@@ -15,6 +15,8 @@ export const USAGE = `Usage:
   mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent trace FILE              print a readable account of a --trace file
+  mini-agent eval memory [--rounds N] [--json]      memory-loss probe: compact a long session N times
+                                                    (default 3) with the model, print the facts kept
 
 ${AGENT_FLAGS_HELP.sessions}
   --summarize-left    with --branch: summarize the branch being left onto the new one
@@ -63,7 +65,8 @@ export type CliArgs =
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean }
   | { command: 'compact'; session?: string; focus?: string; agent: AgentFlags }
-  | { command: 'uncompact'; session?: string };
+  | { command: 'uncompact'; session?: string }
+  | { command: 'eval'; suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean };
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
@@ -83,6 +86,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         trace: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         focus: { type: 'string' },
+        rounds: { type: 'string' },
         'summarize-left': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -134,10 +138,24 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (rest.length > 1) throw new UsageError('usage: mini-agent uncompact [SESSION]');
     return { command: 'uncompact', session: rest[0] };
   }
+  if (sub === 'eval') return evalArgs(rest, v, agentFlagsFrom(v));
+  if (v.rounds !== undefined) throw new UsageError('--rounds goes with the eval command: mini-agent eval memory --rounds N');
   const agent = agentFlagsFrom(v);
   if (v['show-config']) return { command: 'show-config', agent, json: v.json };
   if (v['summarize-left'] && agent.branch === undefined) throw new UsageError('--summarize-left goes with --branch ENTRY');
   if (v.focus !== undefined) throw new UsageError('--focus goes with the compact command: mini-agent compact [SESSION] --focus TEXT');
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'] };
+}
+
+/** `eval memory`: the model flags apply; the probe's session lives in memory, so no session flag does. */
+function evalArgs(rest: string[], v: { rounds?: string; json: boolean }, agent: AgentFlags): CliArgs {
+  if (rest.length !== 1 || rest[0] !== 'memory') throw new UsageError('usage: mini-agent eval memory [--rounds N] [--json] (memory is the only eval)');
+  if (agent.session !== 'new') throw new UsageError('eval memory builds its own session in memory; it takes no session flags');
+  let rounds = 3;
+  if (v.rounds !== undefined) {
+    rounds = Number(v.rounds);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new UsageError(`--rounds must be a whole number from 1 to 20, got "${v.rounds}"`);
+  }
+  return { command: 'eval', suite: 'memory', agent, rounds, json: v.json };
 }

@@ -50,6 +50,10 @@ async function dispatch(args: CliArgs): Promise<number> {
       const { uncompactCommand } = await import('./compact-command.js');
       return uncompactCommand(args);
     }
+    case 'eval': {
+      const { evalCommand } = await import('./eval-command.js');
+      return evalCommand(args);
+    }
     case 'export': {
       const { exportCommand } = await import('./export-command.js');
       return exportCommand(args);
