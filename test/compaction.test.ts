@@ -190,7 +190,7 @@ describe('the summary', () => {
     const store = SessionStore.inMemory({ cwd: '/w' });
     store.appendMessage(userMessage('go'));
     store.appendMessage({ ...assistant('ok', [call('t1', 'read_file', { path: 'big.log' })]), content: [{ type: 'thinking', thinking: 'T'.repeat(20_000) }, call('t1', 'read_file', { path: 'big.log' })] });
-    store.appendMessage(result('t1', 'read_file', 'R'.repeat(50_000)));
+    store.appendMessage(result('t1', 'read_file', `${'R'.repeat(50_000)}\nFACT: Error: the build failed at the very end of the log`));
     store.appendMessage(assistant('done'));
     store.appendMessage(userMessage('next'));
     store.appendMessage(assistant('fine'));
@@ -200,6 +200,9 @@ describe('the summary', () => {
     expect(requests[0].prompt).not.toContain('R'.repeat(2_100));
     expect(requests[0].prompt).not.toContain('T'.repeat(2_100));
     expect(requests[0].prompt).toContain('more characters cut for the summary');
+    // The end of a long tool result is kept: errors are at the bottom of logs.
+    expect(requests[0].prompt).toContain('characters cut for the summary …]');
+    expect(requests[0].prompt).toContain('FACT: Error: the build failed at the very end of the log');
   });
 });
 

@@ -161,6 +161,14 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters cut for the summary]`;
 }
 
+/** Tool output keeps its end too: the error at the bottom of a long log is what the next steps need. */
+function cutKeepingEnd(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * 0.4);
+  const head = max - tail;
+  return `${text.slice(0, head)}\n[… ${text.length - max} characters cut for the summary …]\n${text.slice(text.length - tail)}`;
+}
+
 /** One block of text per entry, as the summarizer reads it. */
 export function serializeEntry(e: ContentEntry | BranchSummaryEntry, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
   if (e.type === 'compaction') return `[earlier summary]\n${cut(e.summary, limits.messageChars)}`;
@@ -170,7 +178,7 @@ export function serializeEntry(e: ContentEntry | BranchSummaryEntry, limits: Ser
 
 export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
   if (m.role === 'user') return `[user]\n${cut(textOf(m.content), limits.messageChars)}`;
-  if (m.role === 'toolResult') return `[tool result: ${m.toolName}${m.isError ? ', failed' : ''}]\n${cut(textOf(m.content), limits.toolResultChars)}`;
+  if (m.role === 'toolResult') return `[tool result: ${m.toolName}${m.isError ? ', failed' : ''}]\n${cutKeepingEnd(textOf(m.content), limits.toolResultChars)}`;
   const parts: string[] = [];
   for (const c of m.content) {
     if (c.type === 'text') parts.push(`[assistant]\n${cut(c.text, limits.messageChars)}`);
