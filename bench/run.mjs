@@ -135,6 +135,12 @@ for (const count of [10_000, 100_000]) {
   await appBenchmarks({ root, work, lib, report });
 }
 
+// ---- 7. Compaction ----
+{
+  const { compactionBenchmarks } = await import('./compaction.mjs');
+  await compactionBenchmarks({ root, work, lib, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

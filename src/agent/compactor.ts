@@ -8,6 +8,7 @@ import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, planCompactio
 import type { CompactionEntry, ContentEntry, FileLists } from '../session/entries.js';
 import { collectFileLists, formatFileLists, stripFileLists } from '../session/file-lists.js';
 import { projectMessages, summaryMessage } from '../session/projector.js';
+import { answerInterruptedCalls } from '../session/repair.js';
 import type { SessionStore } from '../session/store.js';
 import * as prompts from '../session/summary-prompts.js';
 import { contextTokens, estimateRequestTokens, estimateTextTokens } from '../session/tokens.js';
@@ -143,7 +144,11 @@ export async function summarizeBranch(req: { store: SessionStore; config: Compac
     return { ok: false, error };
   }
   const fromId = oldPath.at(-1)!.id;
-  const entry = store.append({ type: 'branch_summary', parentId: req.targetId, summary, fromId, summarizedIds: left.map((e) => e.id), details: files, model: config.model });
+  // On the new branch, calls of the target without results are answered first, so that the
+  // summary (a user message to the model) never sits between a call and its result.
+  store.checkout(req.targetId);
+  answerInterruptedCalls(store);
+  const entry = store.append({ type: 'branch_summary', summary, fromId, summarizedIds: left.map((e) => e.id), details: files, model: config.model });
   store.sync();
   return { ok: true, entryId: entry.id, summarizedEntries: left.length };
 }

@@ -16,7 +16,8 @@ import {
 } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
-import { projectMessages, unansweredToolCalls } from '../session/projector.js';
+import { projectMessages } from '../session/projector.js';
+import { answerInterruptedCalls } from '../session/repair.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { CompactionConfig } from './compactor.js';
@@ -70,17 +71,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
 
   // A run that was killed mid-turn left tool calls without results: answer them first,
   // so the next request is valid for every provider.
-  const interrupted = unansweredToolCalls(store.activePath());
-  for (const call of interrupted) {
-    store.appendMessage({
-      role: 'toolResult',
-      toolCallId: call.id,
-      toolName: call.name,
-      content: [{ type: 'text', text: `Tool "${call.name}" was interrupted before completion (the run stopped, or the conversation was branched, before its result was stored); its effects are unknown.` }],
-      isError: true,
-      details: { reason: 'interrupted' },
-    });
-  }
+  const interrupted = answerInterruptedCalls(store);
   const promptEntry = store.appendMessage(userMessage(opts.prompt));
   emit({
     type: 'run_start',

@@ -214,8 +214,13 @@ export function groupBlocks(blocks: readonly string[], budgetTokens: number): st
   let current: string[] = [];
   let size = 0;
   for (const whole of blocks) {
-    const block = fitToTokens(whole, budgetTokens - 2);
-    const tokens = estimateTextTokens(block) + 2;
+    // One estimate per block; only a block over the budget is cut (and estimated again).
+    let block = whole;
+    let tokens = estimateTextTokens(block) + 2;
+    if (tokens > budgetTokens) {
+      block = fitToTokens(whole, budgetTokens - 2);
+      tokens = estimateTextTokens(block) + 2;
+    }
     if (size + tokens > budgetTokens && current.length > 0) {
       groups.push(current);
       current = [];

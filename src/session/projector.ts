@@ -71,6 +71,9 @@ export function unansweredToolCalls(path: readonly (ContentEntry | SessionEntry)
   const answered = new Set<string>();
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i];
+    // A compaction appended after the calls (compacting a run killed mid-turn) hides nothing: the
+    // calls are still in the projection, among the kept entries.
+    if (e.type === 'compaction') continue;
     if (e.type !== 'message') return [];
     const m = e.message;
     if (m.role === 'toolResult') answered.add(m.toolCallId);
