@@ -2,7 +2,7 @@
 // chunked, bounded), the loop (threshold mid-run, overflow recovery, off means off), failure
 // safety (no entry, a side record, nothing lost), file lists, uncompact and branch summaries.
 import { describe, expect, it } from 'vitest';
-import { compactSession, type CompactionConfig, type Summarizer } from '../src/agent/compactor.js';
+import { compactSession, summarizeBranch, type CompactionConfig, type Summarizer } from '../src/agent/compactor.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { emptyUsage, textOf, userMessage, type AssistantMessage, type Message, type ToolCall } from '../src/core/types.js';
 import { planCompaction, uncompact } from '../src/session/compaction-plan.js';
@@ -353,6 +353,27 @@ describe('file lists, undo and branch summaries', () => {
     expect(projectMessages(store.activePath()).some((m) => textOf(m.content).includes('<summary>'))).toBe(false);
     expect(store.get(out.entry.id)).toBeDefined();
     expect(uncompact(store)).toBeUndefined();
+  });
+
+  it('a branch summary: the left branch summarized on the new one; a failed one moves nothing and leaves a side record', async () => {
+    const store = longSession(3, 300);
+    const fork = store.activePath()[3].id; // turn 0's final answer
+    const oldLeaf = store.leafId!;
+    const failed = await summarizeBranch({ store, config: config(async () => ''), targetId: fork, cwd: '/w', signal: new AbortController().signal });
+    expect(failed).toEqual({ ok: false, error: 'the summary came back empty' });
+    expect(store.leafId).toBe(oldLeaf);
+    expect(store.entries().at(-1)).toMatchObject({ type: 'compaction_failed', reason: 'branch', targetId: oldLeaf });
+
+    const requests: RecordedSummaryRequest[] = [];
+    const ok = await summarizeBranch({ store, config: config(quotingSummarizer(requests)), targetId: fork, cwd: '/w', signal: new AbortController().signal });
+    expect(ok).toMatchObject({ ok: true, summarizedEntries: 8 });
+    expect(requests[0].prompt).toContain('FACT: turn 2 constraint');
+    expect(requests[0].prompt).not.toContain('FACT: turn 0 constraint'); // the common part is not the left branch
+    const path = store.activePath();
+    expect(path.at(-1)).toMatchObject({ type: 'branch_summary', parentId: fork, fromId: oldLeaf, details: { readFiles: ['file1.md', 'file2.md'], modifiedFiles: [] } });
+    const projected = projectMessages(path);
+    expect(textOf(projected.at(-1)!.content)).toContain('FACT: turn 1 constraint');
+    expectValidRequest(projected);
   });
 
   it('tokensBefore/After, summarized ids, reason and model are recorded in the entry', async () => {
