@@ -30,7 +30,8 @@ function timed(fn, runs, warm = 5) {
 /**
  * The compaction functions: from the library when it exports them, else bundled from src with
  * esbuild into the work dir (they are not exported from src/index.ts yet). The summarizer's
- * prompts are always bundled: only the chunk budget is computed from them, outside the timing.
+ * prompts are always bundled (only the chunk budget is computed from them, outside the timing),
+ * and so is the seeded random source of the inputs (test/support/seeded-random.ts).
  */
 async function compactionApi(root, work, lib) {
   const { build } = await import('esbuild');
@@ -41,6 +42,7 @@ async function compactionApi(root, work, lib) {
         "export * from './src/session/compaction-plan.ts';",
         "export * from './src/session/tokens.ts';",
         "export { SUMMARY_SYSTEM_PROMPT, initialPrompt } from './src/session/summary-prompts.ts';",
+        "export { seededRandom } from './test/support/seeded-random.ts';",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'compaction-api.ts',
@@ -59,18 +61,6 @@ async function compactionApi(root, work, lib) {
   return { api, prompts: bundled, source: fromLib ? 'dist/index.mjs' : 'src bundled' };
 }
 
-/** mulberry32: deterministic inputs, the same in every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (xs) => xs[Math.floor(next() * xs.length)] };
-}
 
 const WORDS = 'the of and to in is that for it with as was on be by this are from or have session compaction summary request response token window configuration implementation repository dependency performance error message directory file update test property value number string because however agent model provider user tool result branch entry path estimate tokenizer'.split(' ');
 const CJK = ['请帮我检查这个函数为什么会返回空值。', '会话压缩之后，模型只能看到摘要和最近的消息。', 'このファイルを読み込んで、内容を要約してください。', '설정 파일을 수정했으니 테스트를 다시 실행해 보겠습니다.'];
@@ -85,9 +75,8 @@ const codeLine = (r) =>
 const jsonChunk = (r) => JSON.stringify({ id: r.int(0, 1e9), name: r.pick(WORDS), path: `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts`, tags: [r.pick(WORDS), r.pick(WORDS)], score: r.next() * 100 }) + '\n';
 const numberRow = (r) => `${r.int(0, 99999)}\t${(r.next() * 1000).toFixed(2)}\t${r.int(-500, 500)}\t${new Date(r.int(0, 2e12)).toISOString()}\n`;
 
-/** About `bytes` bytes (UTF-8) of mixed text: English, code, JSON, numbers, CJK. */
-function mixedText(bytes, seed = 1) {
-  const r = rng(seed);
+/** About `bytes` bytes (UTF-8) of mixed text: English, code, JSON, numbers, CJK; `r` a seeded random source. */
+function mixedText(bytes, r) {
   const parts = [];
   let size = 0;
   while (size < bytes) {
@@ -109,10 +98,9 @@ const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 /**
  * A coding session's active path of `count` entries, as plain entries: turns of a user request,
  * then a few steps of an assistant message with text and one or two tool calls followed by their
- * results (`resultLines` lines of code or JSON each), then a final answer.
+ * results (`resultLines` lines of code or JSON each), then a final answer; `r` a seeded random source.
  */
-function sessionPath(count, resultLines, seed = 2) {
-  const r = rng(seed);
+function sessionPath(count, resultLines, r) {
   const path = [];
   let parentId = null;
   let calls = 0;
@@ -163,7 +151,7 @@ export async function compactionBenchmarks({ root, work, lib, report }) {
       ['coding mix', [1, 5, 20, 60, 150]],
     ];
     for (const [label, resultLines] of shapes) {
-      const path = sessionPath(10_000, resultLines);
+      const path = sessionPath(10_000, resultLines, prompts.seededRandom(2));
       const bytes = path.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e.message)), 0);
       let summarized = 0;
       let chunks = 0;
@@ -202,7 +190,7 @@ export async function compactionBenchmarks({ root, work, lib, report }) {
   // and alone, in a fresh instance of the module that never ran anything else. A first version,
   // reading charCodeAt, ran about three times slower after the plans (it had seen concatenated,
   // sliced and two-byte strings); reading the code units from a typed array made the two equal.
-  const text = mixedText(2 ** 20);
+  const text = mixedText(2 ** 20, prompts.seededRandom(1));
   const estimateFigure = (when, estimateTextTokens) => {
     let sink = 0;
     const estimate = () => {

@@ -20,6 +20,7 @@ import { projectMessages, summaryMessage, unansweredToolCalls } from '../src/ses
 import { SessionStore } from '../src/session/store.js';
 import { estimateMessageTokens, estimateRequestTokens, estimateTextTokens } from '../src/session/tokens.js';
 import { compactionFor, quotingSummarizer, wholeSummary } from './support/compaction.js';
+import { seededRandom, type SeededRandom } from './support/seeded-random.js';
 
 const CWD = '/w';
 
@@ -27,21 +28,8 @@ const CWD = '/w';
 // Text: seeded generators of realistic text, one per kind (also used for the messages below).
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32: a small seeded PRNG, so that a text is a pure function of (seed, size). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof rng>;
+const rng = seededRandom;
+type Rng = SeededRandom;
 
 const WORDS = (
   'the of and to in is that for it with as was on be by this are from or have an they which you were not but all can ' +
