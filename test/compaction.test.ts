@@ -319,6 +319,30 @@ describe('in the loop', () => {
     expect(calls).toBe(1);
     expect(store.entries().filter((e) => e.type === 'compaction_failed')).toHaveLength(1);
   });
+
+  it('a failed compaction when the context no longer fits: the run stops before the request, with an error that names both', async () => {
+    const store = longSession(6, 1500);
+    const before = store.entries().length;
+    const { result, model } = await scriptedRun({ store, turns: [{ text: 'never asked' }], compaction: compactionFor(async () => '', 4096, { keepRecentTokens: 1000 }) });
+    expect(result.stopReason).toBe('error');
+    expect(result.error?.message).toMatch(/is larger than the model's window \(4096\), and compacting it failed: the summary came back empty/);
+    expect(model.requests).toEqual([]);
+    expect(store.entries().slice(before).map((e) => e.type)).toEqual(expect.arrayContaining(['compaction_failed']));
+    expect(store.entries().some((e) => e.type === 'compaction')).toBe(false);
+  });
+
+  it('overflow, then the compaction fails: the error says it tried and why it failed', async () => {
+    const store = longSession(6, 1500);
+    const { result, events } = await scriptedRun({
+      store,
+      turns: [{ error: { kind: 'context_overflow', message: 'prompt is too long' } }],
+      compaction: compactionFor(async () => { throw new Error('summarizer unreachable'); }, 128_000, { keepRecentTokens: 1500 }),
+    });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatchObject({ kind: 'context_overflow', message: expect.stringMatching(/tried to compact the conversation and retry, but the compaction failed: .*summarizer unreachable/) });
+    expect(ofType(events, 'compaction_end')).toEqual([expect.objectContaining({ reason: 'overflow', ok: false })]);
+    expect(store.entries().filter((e) => e.type === 'compaction_failed')).toEqual([expect.objectContaining({ reason: 'overflow', error: expect.stringContaining('summarizer unreachable') })]);
+  });
 });
 
 describe('file lists, undo and branch summaries', () => {
