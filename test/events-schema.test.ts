@@ -139,7 +139,7 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
     name: 'wait',
     description: 'waits for the abort',
     parameters: Type.Object({}),
-    risk: 'exec',
+    risk: 'execute',
     execute: (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
   };
   runs.abortTool = (

@@ -383,7 +383,7 @@ describe('loop: aborts', () => {
       name: 'slow',
       description: 'waits until aborted',
       parameters: EmptyParams,
-      risk: 'exec',
+      risk: 'execute',
       execute(_args, ctx) {
         started = true;
         return new Promise((_resolve, reject) => {

@@ -77,8 +77,8 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
       if (byLines && byBytes) {
         throw new ToolError('offset/limit (lines) and byteOffset/byteLength (bytes) cannot be combined; give one pair or the other');
       }
-      const real = resolveForRead(ctx.cwd, args.path);
-      const shown = displayPath(ctx.cwd, real);
+      const real = resolveForRead(ctx, args.path);
+      const shown = displayPath(ctx, real);
       // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused just below).
       const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
       try {

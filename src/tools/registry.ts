@@ -15,6 +15,8 @@ export interface RegistryOptions {
   permission?: PermissionCheck;
   /** The hard cap applied to every result. */
   limits?: TruncateLimits;
+  /** Folders outside the workspace that file tools may use too (`--allow-path`). */
+  allowedPaths?: readonly string[];
 }
 
 type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<{ instancePath: string; message: string; keyword: string }> };
@@ -93,7 +95,7 @@ export class ToolRegistry {
     }
     let output: ToolOutput;
     try {
-      output = await tool.execute(call.arguments, { ...ctx, toolCallId: call.id });
+      output = await tool.execute(call.arguments, { allowedPaths: this.options.allowedPaths, ...ctx, toolCallId: call.id });
     } catch (err) {
       if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was aborted before it finished.`, { reason: 'aborted' });
       return errorResult(`Tool "${call.name}" failed: ${messageOf(err)}`, { reason: 'exception' });

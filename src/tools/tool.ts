@@ -2,11 +2,13 @@
 import type { TextContent } from '../core/types.js';
 
 /** What running a tool may do: read only, change files, or run arbitrary commands. */
-export type ToolRisk = 'read' | 'write' | 'exec';
+export type ToolRisk = 'read' | 'write' | 'execute';
 
 export interface ToolContext {
-  /** The workspace root; tools must not reach outside it. */
+  /** The workspace root; tools must not reach outside it (see workspace.ts). */
   cwd: string;
+  /** Folders outside the workspace that the user allowed (`--allow-path DIR`). */
+  allowedPaths?: readonly string[];
   /** Aborted when the user stops the run; long work must watch it. */
   signal: AbortSignal;
   toolCallId: string;

@@ -1,9 +1,9 @@
 // write_note: writes or appends text to a file inside the workspace.
-// Overwrites are atomic (temp file + rename); writes to one path are serialized.
-import { randomBytes } from 'node:crypto';
-import { appendFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// Overwrites are atomic (temp file + rename); writes to one path are serialized (file-io.ts).
+import { appendFile, lstat, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Type, type Static } from 'typebox';
+import { atomicWrite, PathQueue } from './file-io.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
@@ -25,23 +25,8 @@ type Args = Static<typeof Params>;
 
 export const MAX_NOTE_BYTES = 1024 * 1024;
 
-/** Runs tasks with the same key one after another, in the order they were queued. */
-class KeyedQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const next = prev.then(task, task);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return next;
-  }
-}
-
-export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES): ToolDefinition<Args> {
-  const queue = new KeyedQueue();
+/** `queue`: shared with the other tools that write files, so that writes to one path never interleave. */
+export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQueue()): ToolDefinition<Args> {
   return {
     name: 'write_note',
     description: `Write text to a file in the workspace (mode "overwrite" or "append"); missing folders are created. At most ${formatBytes(maxBytes)} per call.`,
@@ -53,8 +38,8 @@ export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES): ToolDefinition<A
       if (bytes > maxBytes) {
         throw new ToolError(`text is ${formatBytes(bytes)}, over the ${formatBytes(maxBytes)} limit of one write; split it into several appends`);
       }
-      const target = resolveForWrite(ctx.cwd, args.path);
-      const shown = displayPath(ctx.cwd, target);
+      const target = resolveForWrite(ctx, args.path);
+      const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError('aborted before writing; nothing was written');
         const existing = await lstat(target).catch(() => undefined);
@@ -73,21 +58,4 @@ export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES): ToolDefinition<A
       });
     },
   };
-}
-
-async function atomicWrite(target: string, text: string, mode?: number): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    const handle = await open(tmp, 'wx', mode ?? 0o644);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync(); // the new content is on disk before the rename makes it visible
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, target);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
 }

@@ -1,0 +1,44 @@
+// File writing shared by the tools that change files (write_note, write_file, edit_file): one
+// queue per resolved path, so writes and edits to a file never interleave, and the atomic write
+// (a temp file beside the target, fsync, rename), which keeps the file's mode.
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Runs tasks with the same key one after another, in the order they were queued. */
+export class PathQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(task, task);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}
+
+/**
+ * Replaces `target` with `data` atomically: readers see the old file or the new one, never a
+ * part. The new file gets `mode` (the old file's, so an executable script stays executable).
+ */
+export async function atomicWrite(target: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const handle = await open(tmp, 'wx', mode ?? 0o644);
+    try {
+      if (mode !== undefined) await handle.chmod(mode & 0o7777); // open() applies the umask; keep the exact mode
+      await handle.writeFile(data);
+      await handle.sync(); // the new content is on disk before the rename makes it visible
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, target);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
