@@ -26,6 +26,13 @@ export interface ToolDefinition<Args = any> {
   /** JSON Schema of the arguments (written with TypeBox); validated before execute is called. */
   parameters: object;
   risk: ToolRisk;
+  /**
+   * The real paths a call reads or changes (resolved through the workspace boundary; may throw
+   * a ToolError for a path outside it), for the loop's scheduler: a call that changes a path
+   * waits for earlier calls on that path, and calls on other paths run meanwhile. Absent: a read
+   * tool is taken to read the workspace root, a write tool to change it.
+   */
+  paths?(args: Args, ctx: { cwd: string; allowedPaths?: readonly string[] }): string[];
   /** Truncates its own output (with a continuation hint), so the registry leaves it alone below the hard cap. */
   selfTruncating?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
