@@ -32,6 +32,7 @@ export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQ
     description: `Write text to a file in the workspace (mode "overwrite" or "append"); missing folders are created. At most ${formatBytes(maxBytes)} per call.`,
     parameters: Params,
     risk: 'write',
+    paths: (args, ctx) => [resolveForWrite(ctx, args.path)],
     async execute(args, ctx) {
       const mode = args.mode ?? 'overwrite';
       const bytes = Buffer.byteLength(args.text, 'utf8');

@@ -1,0 +1,65 @@
+// write_file: creates a file inside the workspace, or replaces one whole, atomically (a temp file
+// beside it, then a rename, keeping an existing file's mode). Missing parent folders are created;
+// the workspace boundary has already checked that they are inside. Writes to one path wait for
+// each other in the queue shared by every tool that writes files (file-io.ts).
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { atomicWrite, PathQueue } from './file-io.js';
+import { ToolError, type ToolDefinition } from './tool.js';
+import { formatBytes } from './truncate.js';
+import { displayPath, resolveForWrite } from './workspace.js';
+
+const Params = Type.Object(
+  {
+    path: Type.String({ description: 'File path, relative to the workspace; missing folders are created' }),
+    content: Type.String({ description: 'The whole new content of the file' }),
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof Params>;
+
+export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
+
+/** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest content written. */
+export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
+  const queue = opts.queue ?? new PathQueue();
+  const maxBytes = opts.maxBytes ?? MAX_WRITE_BYTES;
+  return {
+    name: 'write_file',
+    description:
+      'Create a file in the workspace, or replace an existing file with new content (the whole file; to change part of a file, use edit_file). ' +
+      `Missing folders are created. At most ${formatBytes(maxBytes)}.`,
+    parameters: Params,
+    risk: 'write',
+    paths: (args, ctx) => [resolveForWrite(ctx, args.path)],
+    async execute(args, ctx) {
+      const bytes = Buffer.byteLength(args.content, 'utf8');
+      if (bytes > maxBytes) {
+        throw new ToolError(`content is ${formatBytes(bytes)} (${bytes} bytes), over write_file's limit of ${formatBytes(maxBytes)}; nothing was written`);
+      }
+      const target = resolveForWrite(ctx, args.path);
+      const shown = displayPath(ctx, target);
+      return queue.run(target, async () => {
+        if (ctx.signal.aborted) throw new ToolError(`aborted before writing; ${shown} was not written`);
+        const existing = await stat(target).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return undefined;
+          if (err.code === 'ENOTDIR') throw new ToolError(`path "${args.path}" goes through a file as if it were a folder`);
+          throw new ToolError(`cannot write ${shown}: ${err.message}`);
+        });
+        if (existing?.isDirectory()) throw new ToolError(`${shown} is a folder; give the path of a file inside it`);
+        if (existing && !existing.isFile()) throw new ToolError(`${shown} exists and is not a regular file (a special file); it was not replaced`);
+        await mkdir(dirname(target), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+          throw new ToolError(`cannot create the folders for ${shown}: ${err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'a file is in the way' : err.message}`);
+        });
+        await atomicWrite(target, args.content, existing?.mode);
+        const size = `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+        return {
+          content: existing ? `Overwrote ${shown} (${size}; it had ${existing.size}).` : `Created ${shown} (${size}).`,
+          details: { path: shown, bytes, created: existing === undefined },
+        };
+      });
+    },
+  };
+}
