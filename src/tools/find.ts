@@ -1,0 +1,96 @@
+// find: lists the files and folders of the workspace whose path matches a glob, in byte order
+// of their paths (folders end with '/'). The glob is matched against the path as shown (relative
+// to the workspace root); one without '/' is matched against the name alone. A glob ending with
+// '/' matches folders only. Skips .git and what .gitignore ignores, never follows a symbolic
+// link (a link is listed as an entry of its own), and caps the list with a notice giving the total.
+import { Type, type Static } from 'typebox';
+import { ToolError, type ToolDefinition } from './tool.js';
+import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree } from './walk.js';
+import { resolveForRead } from './workspace.js';
+
+export const FIND_DEFAULT_LIMIT = 200;
+export const FIND_MAX_LIMIT = 2000;
+
+const Params = Type.Object(
+  {
+    glob: Type.String({
+      minLength: 1,
+      description:
+        'Glob over paths from the workspace root: "*.ts" (no "/": matches the name at any depth), "src/**/*.test.ts", "**/fixtures/" (a final "/": folders only)',
+    }),
+    path: Type.Optional(Type.String({ description: 'Folder to search in, relative to the workspace (default ".")' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: FIND_MAX_LIMIT, description: `Most paths to show (default ${FIND_DEFAULT_LIMIT})` })),
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof Params>;
+
+export interface FindToolOptions {
+  /** The byte and line caps of one result (default DEFAULT_LIMITS). */
+  limits?: TruncateLimits;
+}
+
+export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  return {
+    name: 'find',
+    description:
+      'Find files and folders in the workspace by a glob over their paths ("*.ts", "src/**/*.test.ts", "**/fixtures/" for folders only). ' +
+      'Prints one path per line, sorted, folders ending with "/". Files ignored by .gitignore and .git are skipped; symbolic links are listed, not followed. ' +
+      `At most limit paths (default ${FIND_DEFAULT_LIMIT}, at most ${FIND_MAX_LIMIT}); a last line says how many were left out.`,
+    parameters: Params,
+    risk: 'read',
+    selfTruncating: true,
+    paths: (args, ctx) => [resolveForRead(ctx, args.path ?? '.')],
+    async execute(args, ctx) {
+      const foldersOnly = /[^/]\/+$/.test(args.glob);
+      const matches = globMatcher(foldersOnly ? args.glob.replace(/\/+$/, '') : args.glob);
+      const root = openSearchRoot(ctx, args.path);
+      if (!root.isDir) throw new ToolError(`${root.shown} is not a folder; give the folder to search in as path`);
+      const limit = args.limit ?? FIND_DEFAULT_LIMIT;
+      const stats = newWalkStats();
+      const pacer = new Pacer(ctx.signal);
+      const lines: string[] = [];
+      let bytes = 0;
+      let total = 0;
+      let seen = 0;
+      let full: 'limit' | 'bytes' | 'lines' | undefined;
+      for (const e of walkTree(ctx, root, { signal: ctx.signal }, stats)) {
+        if (pacer.due()) await pacer.pause();
+        seen++;
+        if (foldersOnly && e.kind !== 'dir') continue;
+        if (!matches(e.shown, e.name)) continue;
+        total++;
+        if (full) continue;
+        const line = e.kind === 'dir' ? e.shown + '/' : e.shown;
+        const size = Buffer.byteLength(line) + 1;
+        if (lines.length >= limit) full = 'limit';
+        else if (bytes + size > limits.maxBytes) full = 'bytes';
+        else if (lines.length >= limits.maxLines) full = 'lines';
+        else {
+          lines.push(line);
+          bytes += size;
+        }
+      }
+      const notes: string[] = [];
+      if (total > lines.length) {
+        const why = full === 'limit' ? `limit ${limit}` : full === 'bytes' ? `the ${formatBytes(limits.maxBytes)} output cap` : `the ${limits.maxLines}-line output cap`;
+        const raise = full === 'limit' && limit < FIND_MAX_LIMIT ? `, or raise limit (at most ${FIND_MAX_LIMIT})` : '';
+        notes.push(
+          `[Showing ${lines.length} of ${total} matching paths; ${total - lines.length} more not shown, stopped at ${why}. ` +
+            `Narrow the search with a more specific glob (e.g. "src/**/*.ts") or a path${raise}.]`,
+        );
+      }
+      if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
+      if (stats.rootIgnored) notes.push(`[${root.shown} is ignored by a .gitignore above it; it was searched anyway, with only the .gitignore files inside it.]`);
+      const ignored = stats.ignored > 0 ? `; ${stats.ignored} ignored by .gitignore not searched` : '';
+      const body = total === 0 ? `No ${foldersOnly ? 'folders' : 'paths'} match ${JSON.stringify(args.glob)} in ${root.shown} (${plural(seen, 'entry', 'entries')} looked at${ignored}).` : lines.join('\n');
+      return {
+        content: [body, ...notes].join('\n\n'),
+        details: { matches: total, shown: lines.length, entriesSeen: seen, ignored: stats.ignored, truncated: total > lines.length },
+      };
+    },
+  };
+}

@@ -1,0 +1,348 @@
+// grep: searches the text files under a folder of the workspace (or one file) for a JavaScript
+// regular expression or a literal, line by line, and shows `path:line:text` for each matching
+// line (`path-line-text` for context lines), in byte order of the paths, then by line. Files are
+// read whole, one after another, into one buffer: a literal is looked for in the raw bytes first,
+// so only files that contain it are decoded; a regular expression is run over the whole text to
+// find the next line that may match, and only that line is tested on its own. Binary files (a
+// NUL byte in the first 8 KB) are skipped, and so is what .gitignore ignores (walk.ts). Output is
+// capped by `limit` and by the byte and line caps, with a notice giving the exact counts.
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { Type, type Static } from 'typebox';
+import { ToolError, type ToolDefinition } from './tool.js';
+import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree, type SearchRoot, type WalkStats } from './walk.js';
+import { resolveForRead } from './workspace.js';
+
+export const GREP_DEFAULT_LIMIT = 100;
+export const GREP_MAX_LIMIT = 1000;
+const MAX_CONTEXT = 10;
+/** Longer lines are cut around their first match, with a marker giving their length. */
+export const GREP_MAX_LINE_CHARS = 300;
+const SNIFF = 8 * 1024;
+/** Larger files are not searched (they are named in the notice). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const Params = Type.Object(
+  {
+    pattern: Type.String({
+      minLength: 1,
+      description: 'A JavaScript regular expression matched against each line (or plain text, with literal: true)',
+    }),
+    path: Type.Optional(Type.String({ description: 'File or folder to search, relative to the workspace (default ".")' })),
+    glob: Type.Optional(
+      Type.String({ description: 'Only search files whose path matches this glob: "*.ts" (no "/": matches the file name) or "src/**/*.test.ts" (the path from the workspace root)' }),
+    ),
+    ignoreCase: Type.Optional(Type.Boolean({ description: 'Match letters in either case' })),
+    literal: Type.Optional(Type.Boolean({ description: 'Search for the pattern as plain text (no regular expression)' })),
+    context: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONTEXT, description: 'Lines to show before and after each matching line' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines to show (default ${GREP_DEFAULT_LIMIT})` }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof Params>;
+
+export interface GrepToolOptions {
+  /** The byte and line caps of one result (default DEFAULT_LIMITS). */
+  limits?: TruncateLimits;
+}
+
+/** How a pattern finds the lines it matches in a file's text. */
+interface Matcher {
+  /** For a case-sensitive literal: its bytes, to skip files without them before decoding. */
+  needle?: Buffer;
+  /** The start of the first matching line at or after the line start `from`, or -1. */
+  nextLine(text: string, from: number): number;
+  /** Where the first match is in a line that matches (to show a long line around it). */
+  column(line: string): number;
+}
+
+export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  return {
+    name: 'grep',
+    description:
+      'Search file contents in the workspace for a JavaScript regular expression (or plain text with literal: true), line by line. ' +
+      'Prints `path:line:text` per matching line (`path-line-text` for context lines, groups separated by `--`), sorted by path then line. ' +
+      'Files ignored by .gitignore, .git and binary files are skipped; symbolic links are not followed. ' +
+      `At most limit matching lines (default ${GREP_DEFAULT_LIMIT}, at most ${GREP_MAX_LIMIT}) and ${formatBytes(limits.maxBytes)}; a last line says what was left out.`,
+    parameters: Params,
+    risk: 'read',
+    selfTruncating: true,
+    paths: (args, ctx) => [resolveForRead(ctx, args.path ?? '.')],
+    async execute(args, ctx) {
+      const matcher = compileMatcher(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
+      const keep = args.glob !== undefined ? globMatcher(args.glob) : () => true;
+      const root = openSearchRoot(ctx, args.path);
+      if (!root.isDir && !root.isFile) throw new ToolError(`${root.shown} is not a regular file or a folder`);
+      const out = new Output(args.limit ?? GREP_DEFAULT_LIMIT, args.context ?? 0, limits);
+      const stats = newWalkStats();
+      const pacer = new Pacer(ctx.signal);
+      const reader = new FileReader();
+      const files = root.isFile ? [{ shown: root.shown, abs: root.real }] : textFiles(ctx, root, keep, ctx.signal, stats);
+      for (const file of files) {
+        if (pacer.due()) await pacer.pause();
+        const n = reader.read(file.abs);
+        if (n === 'unreadable' || n === 'too large') {
+          out.skipped(file.shown, n);
+          continue;
+        }
+        const buf = reader.buf;
+        if (buf.subarray(0, Math.min(n, SNIFF)).includes(0)) {
+          out.binary++;
+          continue;
+        }
+        out.searched++;
+        if (matcher.needle && buf.subarray(0, n).indexOf(matcher.needle) < 0) continue;
+        let text = buf.toString('utf8', 0, n);
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark is not text
+        searchFile(file.shown, text, matcher, out);
+      }
+      return out.result(args, root, stats);
+    },
+  };
+}
+
+/** The files below `root` that the glob keeps, in walk order (byte order of their paths). */
+function* textFiles(ctx: Parameters<typeof walkTree>[0], root: SearchRoot, keep: (shown: string, name: string) => boolean, signal: AbortSignal, stats: WalkStats) {
+  for (const e of walkTree(ctx, root, { signal }, stats)) if (e.kind === 'file' && keep(e.shown, e.name)) yield e;
+}
+
+/** Builds the matcher; a pattern that is not a valid regular expression is a ToolError saying why. */
+function compileMatcher(pattern: string, literal: boolean, ignoreCase: boolean): Matcher {
+  if (literal && /[\r\n]/.test(pattern)) throw new ToolError('pattern must not contain a line break: lines are searched one at a time');
+  const unicode = !literal && /\\[pPu]\{/.test(pattern); // \p{…} and \u{…} need Unicode mode
+  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
+  let line: RegExp;
+  let scan: RegExp;
+  try {
+    line = new RegExp(source, `${ignoreCase ? 'i' : ''}${unicode ? 'u' : ''}`);
+    scan = new RegExp(source, `gm${ignoreCase ? 'i' : ''}${unicode ? 'u' : ''}`);
+  } catch (err) {
+    const why = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    throw new ToolError(
+      `invalid regular expression ${JSON.stringify(pattern)}: ${why}. The pattern is a JavaScript regular expression: ` +
+        'escape special characters with a backslash (\\( \\[ \\. \\* \\+ \\?), or pass literal: true to search for the text as it is',
+    );
+  }
+  const column = (l: string) => line.exec(l)?.index ?? 0;
+  if (literal && !ignoreCase) {
+    return {
+      needle: Buffer.from(pattern, 'utf8'),
+      nextLine: (text, from) => {
+        const i = text.indexOf(pattern, from);
+        return i < 0 ? -1 : lineStart(text, i);
+      },
+      column: (l) => l.indexOf(pattern),
+    };
+  }
+  // With a lookaround, a line's match may fail in the whole text (a lookahead sees the next
+  // line): test every line. Without one, a match in a line is a match in the whole text, so the
+  // next whole-text match (multiline mode) finds the first line that may match.
+  if (/\(\?<?[=!]/.test(pattern)) {
+    return {
+      nextLine: (text, from) => {
+        for (let s = from; s < text.length; ) {
+          const end = lineEnd(text, s);
+          if (line.test(lineText(text, s, end))) return s;
+          s = end + 1;
+        }
+        return -1;
+      },
+      column,
+    };
+  }
+  return {
+    nextLine: (text, from) => {
+      for (let s = from; s < text.length; ) {
+        scan.lastIndex = s;
+        const m = scan.exec(text);
+        if (!m) return -1;
+        const start = lineStart(text, m.index);
+        const end = lineEnd(text, m.index);
+        if (start < text.length && line.test(lineText(text, start, end))) return start;
+        s = end + 1;
+      }
+      return -1;
+    },
+    column,
+  };
+}
+
+/** The start of the line holding position `i`. (lastIndexOf with a negative start would look at 0.) */
+function lineStart(text: string, i: number): number {
+  return i === 0 ? 0 : text.lastIndexOf('\n', i - 1) + 1;
+}
+
+function lineEnd(text: string, from: number): number {
+  const i = text.indexOf('\n', from);
+  return i < 0 ? text.length : i;
+}
+
+/** A line's text without its line break (a CR before the LF is dropped too). */
+function lineText(text: string, start: number, end: number): string {
+  return text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
+}
+
+/** Finds the matching lines of one file and hands them to the output (which counts those past the caps). */
+function searchFile(shown: string, text: string, matcher: Matcher, out: Output): void {
+  const starts: number[] = [];
+  for (let s = 0; s < text.length; ) {
+    const start = matcher.nextLine(text, s);
+    if (start < 0) break;
+    starts.push(start);
+    s = lineEnd(text, start) + 1;
+  }
+  if (starts.length > 0) out.file(shown, text, starts, matcher);
+}
+
+/** Reads whole files into one growing buffer. */
+class FileReader {
+  buf = Buffer.allocUnsafe(1024 * 1024);
+
+  read(path: string): number | 'unreadable' | 'too large' {
+    let fd: number;
+    try {
+      // No following a link swapped in since the walk; a FIFO swapped in must not block the open.
+      fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    } catch {
+      return 'unreadable';
+    }
+    try {
+      let n = 0;
+      for (;;) {
+        if (n === this.buf.length) {
+          if (n > MAX_FILE_BYTES) return 'too large';
+          const bigger = Buffer.allocUnsafe(Math.min(this.buf.length * 2, MAX_FILE_BYTES + 1));
+          this.buf.copy(bigger, 0, 0, n);
+          this.buf = bigger;
+        }
+        const got = readSync(fd, this.buf, n, this.buf.length - n, n);
+        if (got === 0) return n;
+        n += got;
+      }
+    } catch {
+      return 'unreadable';
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** The result being built: the lines shown, and the counts of everything found. */
+class Output {
+  private readonly lines: string[] = [];
+  private bytes = 0;
+  private shownMatches = 0;
+  private full: 'limit' | 'bytes' | 'lines' | undefined;
+  private total = 0;
+  private filesWithMatches = 0;
+  private readonly notSearched: string[] = [];
+  private tooLarge = 0;
+  private unreadable = 0;
+  searched = 0;
+  binary = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly context: number,
+    private readonly limits: TruncateLimits,
+  ) {}
+
+  skipped(shown: string, why: 'unreadable' | 'too large'): void {
+    if (why === 'too large') this.tooLarge++;
+    else this.unreadable++;
+    if (this.notSearched.length < 5) this.notSearched.push(`${shown} (${why === 'too large' ? `over ${formatBytes(MAX_FILE_BYTES)}` : 'unreadable'})`);
+  }
+
+  /** One file's matching lines, given by their start offsets in `text`. */
+  file(shown: string, text: string, matchStarts: number[], matcher: Matcher): void {
+    this.total += matchStarts.length;
+    this.filesWithMatches++;
+    if (this.full) return;
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    const count = text.length === 0 ? 0 : starts.length;
+    const end = text.charCodeAt(text.length - 1) === 10 ? text.length - 1 : text.length;
+    const at = (k: number) => lineText(text, starts[k], k + 1 < count ? starts[k + 1] - 1 : end);
+    const matches = new Set<number>();
+    let k = 0;
+    for (const s of matchStarts) {
+      if (matches.size >= this.limit - this.shownMatches) break;
+      while (starts[k] < s) k++;
+      matches.add(k);
+    }
+    const shownHere = [...matches];
+    const c = this.context;
+    for (let i = 0; i < shownHere.length && !this.full; ) {
+      // One group: the matches whose context ranges touch, with their context.
+      let last = i;
+      while (last + 1 < shownHere.length && shownHere[last + 1] - c <= shownHere[last] + c + 1) last++;
+      if (c > 0 && this.lines.length > 0) this.push('--');
+      for (let l = Math.max(0, shownHere[i] - c); l <= Math.min(count - 1, shownHere[last] + c) && !this.full; l++) {
+        const isMatch = matches.has(l);
+        const body = at(l);
+        if (this.push(`${shown}${isMatch ? ':' : '-'}${l + 1}${isMatch ? ':' : '-'}${cutLine(body, isMatch ? matcher.column(body) : 0)}`) && isMatch) this.shownMatches++;
+      }
+      i = last + 1;
+    }
+    if (!this.full && this.shownMatches >= this.limit) this.full = 'limit';
+  }
+
+  /** Adds a line unless it would pass the byte or line cap (which then ends the output). */
+  private push(line: string): boolean {
+    const size = Buffer.byteLength(line) + 1;
+    if (this.bytes + size > this.limits.maxBytes || this.lines.length + 1 > this.limits.maxLines) {
+      this.full = this.bytes + size > this.limits.maxBytes ? 'bytes' : 'lines';
+      return false;
+    }
+    this.lines.push(line);
+    this.bytes += size;
+    return true;
+  }
+
+  result(args: Args, root: SearchRoot, stats: WalkStats) {
+    const what = `${args.literal ? 'text' : 'pattern'} ${JSON.stringify(args.pattern)}${args.ignoreCase ? ' (ignoring case)' : ''}`;
+    const where = `${root.shown}${args.glob !== undefined ? ` (files matching ${JSON.stringify(args.glob)})` : ''}`;
+    const notes: string[] = [];
+    if (this.total > this.shownMatches) {
+      const why = this.full === 'limit' ? `limit ${this.limit}` : this.full === 'bytes' ? `the ${formatBytes(this.limits.maxBytes)} output cap` : `the ${this.limits.maxLines}-line output cap`;
+      const raise = this.full === 'limit' && this.limit < GREP_MAX_LIMIT ? `, or raise limit (at most ${GREP_MAX_LIMIT})` : '';
+      notes.push(
+        `[Showing ${this.shownMatches} of ${this.total} matching lines (in ${plural(this.filesWithMatches, 'file')}); ${this.total - this.shownMatches} more not shown, stopped at ${why}. ` +
+          `Narrow the search with a more specific pattern, a path (a subfolder or file) or a glob (e.g. "*.ts")${raise}.]`,
+      );
+    }
+    if (this.notSearched.length > 0) {
+      const more = this.tooLarge + this.unreadable - this.notSearched.length;
+      notes.push(`[Not searched: ${this.notSearched.join(', ')}${more > 0 ? ` and ${more} more` : ''}.]`);
+    }
+    if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
+    if (stats.rootIgnored) notes.push(`[${root.shown} is ignored by a .gitignore above it; it was searched anyway, with only the .gitignore files inside it.]`);
+    const skipped = `${this.binary > 0 ? `; ${plural(this.binary, 'binary file')} skipped` : ''}${stats.ignored > 0 ? `; ${plural(stats.ignored, 'path')} ignored by .gitignore not searched` : ''}`;
+    const body = this.total === 0 ? `No matches for ${what} in ${where} (${plural(this.searched, 'file')} searched${skipped}).` : this.lines.join('\n');
+    return {
+      content: [body, ...notes].join('\n\n'),
+      details: {
+        matches: this.total,
+        shown: this.shownMatches,
+        files: this.filesWithMatches,
+        filesSearched: this.searched,
+        binarySkipped: this.binary,
+        ignored: stats.ignored,
+        truncated: this.total > this.shownMatches,
+      },
+    };
+  }
+}
+
+/** A line as shown: whole if short, else a window around `column` with its length. */
+function cutLine(line: string, column: number): string {
+  if (line.length <= GREP_MAX_LINE_CHARS) return line;
+  const from = Math.max(0, Math.min(column - 100, line.length - GREP_MAX_LINE_CHARS));
+  const to = from + GREP_MAX_LINE_CHARS;
+  return `${from > 0 ? '…' : ''}${line.slice(from, to).replace(/^[\udc00-\udfff]|[\ud800-\udbff]$/g, '')}${to < line.length ? '…' : ''} [line cut: ${line.length} characters]`;
+}
+

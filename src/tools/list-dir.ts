@@ -1,0 +1,108 @@
+// list_dir: lists a folder of the workspace, one entry per line, down to a given depth: folders
+// end with '/', a symbolic link shows where it points (and is never followed), every path is
+// relative to the workspace root, and the order is byte order of the paths (so a folder comes
+// right before its contents). Skips .git and what .gitignore ignores, and says how many
+// entries that hid; caps the listing with a notice giving the total.
+import { readlinkSync } from 'node:fs';
+import { Type, type Static } from 'typebox';
+import { ToolError, type ToolDefinition } from './tool.js';
+import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { newWalkStats, openSearchRoot, Pacer, plural, walkTree, type WalkEntry } from './walk.js';
+import { resolveForRead } from './workspace.js';
+
+export const LIST_MAX_DEPTH = 5;
+/** The most entries one listing shows (the byte and line caps may stop it earlier). */
+export const LIST_MAX_ENTRIES = 1000;
+
+const Params = Type.Object(
+  {
+    path: Type.Optional(Type.String({ description: 'Folder to list, relative to the workspace (default ".")' })),
+    depth: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: LIST_MAX_DEPTH, description: 'How deep to list: 1 (default) lists the folder\'s own entries, 2 also those of its subfolders, …' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof Params>;
+
+export interface ListDirToolOptions {
+  /** The byte and line caps of one result (default DEFAULT_LIMITS). */
+  limits?: TruncateLimits;
+  /** The most entries shown (default LIST_MAX_ENTRIES). */
+  maxEntries?: number;
+}
+
+export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition<Args> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const maxEntries = opts.maxEntries ?? LIST_MAX_ENTRIES;
+  return {
+    name: 'list_dir',
+    description:
+      `List a folder of the workspace, down to depth levels (default 1, at most ${LIST_MAX_DEPTH}). One path per line, from the workspace root, sorted; ` +
+      'folders end with "/", symbolic links show their target ("link -> target") and are not followed. Entries ignored by .gitignore and .git are not listed. ' +
+      `At most ${maxEntries} entries; a last line says how many were left out.`,
+    parameters: Params,
+    risk: 'read',
+    selfTruncating: true,
+    paths: (args, ctx) => [resolveForRead(ctx, args.path ?? '.')],
+    async execute(args, ctx) {
+      const depth = args.depth ?? 1;
+      const root = openSearchRoot(ctx, args.path);
+      if (!root.isDir) throw new ToolError(`${root.shown} is not a folder${root.isFile ? '; read it with read_file' : ''}`);
+      const stats = newWalkStats();
+      const pacer = new Pacer(ctx.signal);
+      const lines: string[] = [];
+      let bytes = 0;
+      let total = 0;
+      let full: 'entries' | 'bytes' | 'lines' | undefined;
+      for (const e of walkTree(ctx, root, { signal: ctx.signal, maxDepth: depth }, stats)) {
+        if (pacer.due()) await pacer.pause();
+        total++;
+        if (full) continue;
+        const line = entryLine(e);
+        const size = Buffer.byteLength(line) + 1;
+        if (lines.length >= maxEntries) full = 'entries';
+        else if (bytes + size > limits.maxBytes) full = 'bytes';
+        else if (lines.length >= limits.maxLines) full = 'lines';
+        else {
+          lines.push(line);
+          bytes += size;
+        }
+      }
+      const notes: string[] = [];
+      if (total > lines.length) {
+        const why = full === 'entries' ? `${maxEntries} entries` : full === 'bytes' ? `the ${formatBytes(limits.maxBytes)} output cap` : `the ${limits.maxLines}-line output cap`;
+        const smaller = depth > 1 ? ', or a smaller depth' : '';
+        notes.push(
+          `[Showing ${lines.length} of ${total} entries (depth ${depth}); ${total - lines.length} more not shown, stopped at ${why}. ` +
+            `List a subfolder${smaller}, or use find with a glob.]`,
+        );
+      }
+      if (stats.ignored > 0) {
+        const more = stats.ignored - stats.ignoredSamples.length;
+        notes.push(`[Not listed, ignored by .gitignore: ${stats.ignoredSamples.join(', ')}${more > 0 ? ` and ${more} more` : ''}.]`);
+      }
+      if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
+      const body = total === 0 ? `(${root.shown} is empty${stats.ignored > 0 ? ' apart from ignored entries' : ''})` : lines.join('\n');
+      return {
+        content: [body, ...notes].join('\n\n'),
+        details: { path: root.shown, depth, entries: total, shown: lines.length, ignored: stats.ignored, truncated: total > lines.length },
+      };
+    },
+  };
+}
+
+function entryLine(e: WalkEntry): string {
+  if (e.kind === 'dir') return e.shown + '/';
+  if (e.kind === 'symlink') {
+    let target: string;
+    try {
+      target = readlinkSync(e.abs);
+    } catch {
+      target = '(unreadable link)';
+    }
+    return `${e.shown} -> ${target}`;
+  }
+  return e.kind === 'other' ? `${e.shown} (special file)` : e.shown;
+}
