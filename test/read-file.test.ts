@@ -521,7 +521,8 @@ describe('read_file: windows, offsets and limits', () => {
   it('invalid offset and limit values are refused by validation', async () => {
     const ws = tempDir();
     writeFileSync(join(ws, 'f.txt'), 'x\n');
-    for (const args of [{ offset: 0 }, { offset: -3 }, { limit: 0 }, { offset: 1.5 }, { offset: '2' }]) {
+    // offset 0 and negative offsets are not schema errors: see test/read-file-tail.test.ts.
+    for (const args of [{ limit: 0 }, { offset: 1.5 }, { offset: '2' }]) {
       const res = await read(ws, { path: 'f.txt', ...args });
       expect(res.isError).toBe(true);
       expect(textOf(res.content)).toMatch(/Invalid arguments/);

@@ -96,7 +96,8 @@ describe('ToolRegistry: lookup and specs', () => {
       expect(schema.required).toContain('path');
     }
     const read = JSON.parse(JSON.stringify(specs[0].parameters));
-    expect(read.properties.offset).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(read.properties.offset).toMatchObject({ type: 'integer' }); // negative: counted from the end
+    expect(read.properties.offset).not.toHaveProperty('minimum');
     expect(read.properties.limit).toMatchObject({ type: 'integer', minimum: 1 });
     expect(read.required).toEqual(['path']);
     const write = JSON.parse(JSON.stringify(specs[1].parameters));

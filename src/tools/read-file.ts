@@ -1,10 +1,14 @@
 // read_file: reads a text file inside the workspace, a window of lines or a range of bytes at a time.
-// Lines are streamed in 64 KB chunks and reading stops once the window is full; a byte range is
-// one positioned read of just that range. Either way a huge file is never read whole.
+// Lines are streamed in 64 KB chunks and reading stops once the window is full; lines counted from
+// the end (a negative offset) are found by reading backwards from the end; a byte range is one
+// positioned read of just that range. Either way a huge file is never read whole.
 // A result that does not reach the end ends with a notice giving the file's size and the exact
 // arguments of the next call, so every byte of any file can be read, page by page.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+// Lines are shown without line numbers, on purpose: numbered lines tempt models to paste the
+// numbers into edit_file's oldText. The notices and details say which lines a window holds.
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
+import { countNewlines, findLineFromEnd, readAt, scanLines, type Encoding, type Line, type TextFile } from './read-file-tail.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { displayPath, resolveForRead } from './workspace.js';
@@ -13,7 +17,13 @@ function params(limits: TruncateLimits) {
   return Type.Object(
     {
       path: Type.String({ description: 'File path, relative to the workspace' }),
-      offset: Type.Optional(Type.Integer({ minimum: 1, description: 'Line number to start at (1-based)' })),
+      offset: Type.Optional(
+        Type.Integer({
+          description:
+            'Line to start at: 1-based from the start (1 = the first line), or negative to count from the end (-1 = the last line; ' +
+            '-100 = the last 100 lines, like tail -n 100). A negative offset reads only the end of the file, however large. Not 0.',
+        }),
+      ),
       limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of lines to return (at most ${limits.maxLines})` })),
       byteOffset: Type.Optional(
         Type.Integer({
@@ -37,45 +47,30 @@ function params(limits: TruncateLimits) {
 
 type Args = Static<ReturnType<typeof params>>;
 
-const CHUNK = 64 * 1024;
 const SNIFF = 8 * 1024;
-/** Files up to this size get their lines counted (one streamed pass) when a result does not reach the end. */
+/** Files up to this size get their lines counted (one streamed pass) when a result does not reach the end, and lines read from the end get absolute numbers. */
 const COUNT_LINES_MAX = 8 * 1024 * 1024;
-
-type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
-
-/** An open text file. Byte positions are the file's own; text starts after the byte order mark (`bom` bytes). */
-interface TextFile {
-  fd: number;
-  size: number;
-  shown: string;
-  encoding: Encoding;
-  bom: number;
-  decoder: TextDecoder;
-}
-
-/** The newline as each encoding stores it: one byte, or one two-byte UTF-16 code unit. */
-const NEWLINE: Record<Encoding, Buffer> = {
-  'utf-8': Buffer.from([0x0a]),
-  'utf-16le': Buffer.from([0x0a, 0x00]),
-  'utf-16be': Buffer.from([0x00, 0x0a]),
-};
 
 export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): ToolDefinition<Args> {
   return {
     name: 'read_file',
     description:
-      `Read a text file in the workspace, by lines (offset/limit) or by bytes (byteOffset/byteLength). Returns at most ${limits.maxLines} lines ` +
+      'Read a text file in the workspace, by lines (offset/limit; a negative offset counts from the end: -100 reads the last 100 lines) ' +
+      `or by bytes (byteOffset/byteLength). Returns at most ${limits.maxLines} lines ` +
       `or ${formatBytes(limits.maxBytes)}; when more remains, a last line gives the file's size and the exact arguments of the next call. ` +
       'Binary files are refused.',
     parameters: params(limits),
     risk: 'read',
     selfTruncating: true,
+    paths: (args, ctx) => [resolveForRead(ctx, args.path)],
     async execute(args, ctx) {
       const byLines = args.offset !== undefined || args.limit !== undefined;
       const byBytes = args.byteOffset !== undefined || args.byteLength !== undefined;
       if (byLines && byBytes) {
         throw new ToolError('offset/limit (lines) and byteOffset/byteLength (bytes) cannot be combined; give one pair or the other');
+      }
+      if (args.offset === 0) {
+        throw new ToolError('offset 0 names no line: lines are numbered from 1 (offset=1 is the first line), or from the end with negative offsets (offset=-1 is the last line)');
       }
       const real = resolveForRead(ctx, args.path);
       const shown = displayPath(ctx, real);
@@ -115,71 +110,6 @@ function sniffEncoding(head: Buffer): { encoding: Encoding; bom: number } | 'bin
   return { encoding: 'utf-8', bom: head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0 };
 }
 
-/** Fills `buf` from file position `pos` (less only at the end of the file); returns the bytes read. */
-function readAt(fd: number, buf: Buffer, pos: number): number {
-  let got = 0;
-  while (got < buf.length) {
-    const n = readSync(fd, buf, got, buf.length - got, pos + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got;
-}
-
-interface Line {
-  start: number;
-  /** Where the line's text ends and the next line starts; undefined while a long line is still being read. */
-  end?: number;
-  next?: number;
-  /** The line's bytes (without the newline), or null when it grew past `hold` and was not kept. */
-  bytes: Buffer | null;
-}
-
-/**
- * The lines of a file from byte `from` (a line start), streamed in chunks. A line longer than `hold`
- * bytes is not kept: it is announced once (without `end`) so that the caller may stop there, and
- * yielded with `bytes: null` when it ends. Memory stays around `hold` plus two chunks, whatever the file.
- */
-function* scanLines(file: TextFile, from: number, hold: number, signal: AbortSignal): Generator<Line> {
-  const nl = NEWLINE[file.encoding];
-  const chunk = Buffer.alloc(CHUNK);
-  let data = Buffer.alloc(0); // the file's bytes from position `base` up to `pos`
-  let base = from;
-  let pos = from;
-  let lineStart = from;
-  let searchFrom = from;
-  let kept = true;
-  for (;;) {
-    const i = data.indexOf(nl, searchFrom - base);
-    if (i >= 0 && (base + i) % nl.length !== 0) {
-      searchFrom = base + i + 1; // a 0x0A byte of UTF-16 that is not a whole code unit
-      continue;
-    }
-    if (i >= 0) {
-      yield { start: lineStart, end: base + i, next: base + i + nl.length, bytes: kept ? data.subarray(lineStart - base, i) : null };
-      lineStart = searchFrom = base + i + nl.length;
-      kept = true;
-      continue;
-    }
-    if (pos >= file.size) break;
-    if (signal.aborted) throw new ToolError('aborted');
-    // Keep the line being assembled (while it may still be shown), or only enough bytes to
-    // find a two-byte newline split across reads.
-    searchFrom = Math.max(lineStart, pos - (nl.length - 1));
-    if (kept && pos - lineStart > hold) {
-      kept = false;
-      yield { start: lineStart, bytes: null };
-    }
-    const keepFrom = kept ? lineStart : searchFrom;
-    const n = readAt(file.fd, chunk, pos);
-    if (n === 0) break; // the file shrank while being read
-    data = Buffer.concat([data.subarray(keepFrom - base), chunk.subarray(0, n)]);
-    base = keepFrom;
-    pos += n;
-  }
-  if (lineStart < pos) yield { start: lineStart, end: pos, next: pos, bytes: kept ? data.subarray(lineStart - base) : null };
-}
-
 /** Counts the lines still to come in `lines`, for a file small enough; undefined when not computed. */
 function countRest(file: TextFile, lines: Generator<Line>, counted: number): number | undefined {
   if (file.size > COUNT_LINES_MAX) return undefined;
@@ -187,35 +117,70 @@ function countRest(file: TextFile, lines: Generator<Line>, counted: number): num
   return counted;
 }
 
+/** Where a window of lines starts, found by `skipTo` (a positive offset) or `tailFrom` (a negative one). */
+interface WindowStart {
+  /** The file's lines from the window's first line on. */
+  lines: Generator<Line>;
+  /** The number of that line: from 1, or (`fromEnd`) from the end, -1 being the last line. */
+  first: number;
+  fromEnd: boolean;
+  /** Lines that ended before the window; `total`: the file's line count, when known from the start. */
+  before: number;
+  total?: number;
+  /** Said first in the notice (an offset before the start of the file). */
+  note?: string;
+}
+
+/** The window of a positive offset: the lines before it are streamed and counted. */
+function skipTo(file: TextFile, offset: number, hold: number, signal: AbortSignal): WindowStart {
+  const lines = scanLines(file, file.bom, hold, signal);
+  let before = 0;
+  while (before < offset - 1) {
+    const r = lines.next();
+    if (r.done) break;
+    if (r.value.next !== undefined) before++;
+  }
+  return { lines, first: offset, fromEnd: false, before };
+}
+
 /**
- * A window of lines (offset/limit). A first line longer than the byte cap is shown by bytes, from
- * its start, and the notice points both inside it (byteOffset) and past it (offset).
+ * The window of a negative offset: its first line is found by reading backwards from the end. Its
+ * number is absolute when the file is small enough to count the lines before it, or when the
+ * search reached the start of the file; otherwise it is counted from the end.
  */
-function readLines(file: TextFile, offset: number, limit: number | undefined, limits: TruncateLimits, signal: AbortSignal) {
-  const maxLines = Math.min(limit ?? limits.maxLines, limits.maxLines);
-  // Lines are kept up to twice the byte cap: decoded text has at least half as many bytes as the
-  // file (ASCII in UTF-16), so a longer line can never fit the cap and need not be held.
-  const lines = scanLines(file, file.bom, limits.maxBytes * 2, signal);
+function tailFrom(file: TextFile, offset: number, hold: number, signal: AbortSignal): WindowStart {
+  const tail = findLineFromEnd(file, -offset, signal);
+  const lines = scanLines(file, tail.start, hold, signal);
+  if (tail.start > file.bom && file.size > COUNT_LINES_MAX) return { lines, first: offset, fromEnd: true, before: 0 };
+  const before = tail.start > file.bom ? countNewlines(file, file.bom, tail.start, signal) : 0;
+  const total = before + tail.lines;
+  const note =
+    tail.lines < -offset
+      ? `offset=${offset} is before the start of ${file.shown}, which has ${total} ${total === 1 ? 'line' : 'lines'}; starting at line 1. `
+      : undefined;
+  return { lines, first: before + 1, fromEnd: false, before, total, note };
+}
+
+/** Takes lines while they fit `maxLines` and `maxBytes`; `consumed`: the lines that ended among those taken from `lines`. */
+function takeWindow(file: TextFile, lines: Generator<Line>, maxLines: number, maxBytes: number) {
   const out: string[] = [];
   let outBytes = 0;
-  let seen = 0; // lines that ended so far
+  let consumed = 0;
   let startByte = file.bom;
   let endByte = file.bom;
   let stop: 'lines' | 'bytes' | 'longline' | undefined;
   for (let r = lines.next(); !r.done; r = lines.next()) {
     const line = r.value;
-    const number = seen + 1;
-    if (line.next !== undefined) seen++;
-    if (number < offset) continue; // before the window: only counted
+    if (line.next !== undefined) consumed++;
     if (out.length >= maxLines) {
       stop = 'lines';
       break;
     }
     const text = line.bytes && file.decoder.decode(line.bytes).replace(/\r$/, '');
     const bytes = text === null ? Infinity : Buffer.byteLength(text) + (out.length > 0 ? 1 : 0);
-    if (outBytes + bytes > limits.maxBytes) {
+    if (outBytes + bytes > maxBytes) {
       stop = out.length > 0 ? 'bytes' : 'longline';
-      if (stop === 'longline') startByte = line.start;
+      if (stop === 'longline') startByte = endByte = line.start;
       break;
     }
     if (out.length === 0) startByte = line.start;
@@ -223,12 +188,30 @@ function readLines(file: TextFile, offset: number, limit: number | undefined, li
     outBytes += bytes;
     endByte = line.next!;
   }
-  const totalLines = stop ? countRest(file, lines, seen) : seen;
+  return { out, consumed, startByte, endByte, stop };
+}
+
+/**
+ * A window of lines (offset/limit; a negative offset counts from the end). A first line longer than
+ * the byte cap is shown by bytes, from its start, and the notice points both inside it (byteOffset)
+ * and past it (offset). A window from the end always ends with a notice saying which lines it shows.
+ */
+function readLines(file: TextFile, offset: number, limit: number | undefined, limits: TruncateLimits, signal: AbortSignal) {
+  const maxLines = Math.min(limit ?? limits.maxLines, limits.maxLines);
+  // Lines are kept up to twice the byte cap: decoded text has at least half as many bytes as the
+  // file (ASCII in UTF-16), so a longer line can never fit the cap and need not be held.
+  const hold = limits.maxBytes * 2;
+  const at = offset > 0 ? skipTo(file, offset, hold, signal) : tailFrom(file, offset, hold, signal);
+  const { out, consumed, stop, startByte, ...win } = takeWindow(file, at.lines, maxLines, limits.maxBytes);
+  let endByte = win.endByte;
+  const totalLines = at.total ?? (at.fromEnd ? undefined : stop ? countRest(file, at.lines, at.before + consumed) : at.before + consumed);
   if (out.length === 0 && !stop) {
-    throw new ToolError(`offset ${offset} is past the end of ${file.shown}, which has ${seen} lines (${file.size} bytes)`);
+    throw new ToolError(`offset ${offset} is past the end of ${file.shown}, which has ${totalLines} lines (${file.size} bytes)`);
   }
+  const { first, fromEnd } = at;
   const path = JSON.stringify(file.shown);
-  const last = offset + out.length - 1;
+  const last = first + out.length - 1;
+  const counted = fromEnd ? ' (counted from the end: -1 is the last line)' : '';
   let body = out.join('\n');
   let notice = '';
   if (stop === 'longline') {
@@ -237,25 +220,29 @@ function readLines(file: TextFile, offset: number, limit: number | undefined, li
     body = part.text;
     endByte = part.end;
     const after =
-      totalLines === offset
+      (fromEnd ? first === -1 : totalLines === first)
         ? 'It is the last line of the file.'
-        : `For the lines after it${totalLines === undefined ? ', if any' : ''}, use read_file(path=${path}, offset=${offset + 1}).`;
+        : `For the lines after it${totalLines === undefined && !fromEnd ? ', if any' : ''}, use read_file(path=${path}, offset=${first + 1}).`;
     notice =
-      `[Line ${offset} of ${file.shown} is longer than ${formatBytes(limits.maxBytes)}; showing its first ${part.end - part.start} bytes ` +
+      `[${at.note ?? ''}Line ${first}${counted} of ${file.shown} is longer than ${formatBytes(limits.maxBytes)}; showing its first ${part.end - part.start} bytes ` +
       `(bytes ${part.start}-${part.end - 1} of the file). ${sizeOf(file, totalLines)} ` +
       `Continue inside this line with read_file(path=${path}, byteOffset=${part.end}, byteLength=${limits.maxBytes}). ${after}]`;
-  } else if (stop) {
+  } else if (stop || offset < 0) {
+    const shown = fromEnd ? `lines ${first} to ${last}${counted} of ${file.shown}, bytes ${startByte}-${endByte - 1}` : `lines ${first}-${last} of ${file.shown}`;
     const why = stop === 'bytes' ? formatBytes(limits.maxBytes) : maxLines === limit ? `limit=${limit}` : `${maxLines} lines`;
     const next = `offset=${last + 1}${limit !== undefined ? `, limit=${limit}` : ''}`;
-    notice = `[Showing lines ${offset}-${last} of ${file.shown}; stopped at ${why}. ${sizeOf(file, totalLines)} Continue with read_file(path=${path}, ${next}).]`;
+    notice = stop
+      ? `[${at.note ?? ''}Showing ${shown}; stopped at ${why}. ${sizeOf(file, totalLines)} Continue with read_file(path=${path}, ${next}).]`
+      : `[${at.note ?? ''}Showing ${shown}, the end of the file. ${sizeOf(file, totalLines)}]`;
   }
   return {
     content: body + (notice ? `\n\n${notice}` : ''),
     details: {
       path: file.shown,
       sizeBytes: file.size,
-      startLine: offset,
-      endLine: stop === 'longline' ? offset : last,
+      startLine: first,
+      endLine: stop === 'longline' ? first : last,
+      ...(fromEnd ? { countedFromEnd: true } : {}),
       startByte,
       endByte,
       ...(totalLines !== undefined ? { totalLines } : {}),
