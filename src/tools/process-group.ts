@@ -1,0 +1,231 @@
+// Running a shell command in a process group of its own, and ending that group. The command runs
+// with `detached: true` (a new session, so a new group whose id is the shell's pid, and no
+// controlling terminal: a program that opens /dev/tty to prompt fails instead of waiting), stdin
+// from /dev/null, and stderr made a duplicate of stdout before the command starts (a wrapper shell
+// runs `exec 2>&1`, then execs the shell on the command unchanged), so output keeps the order it
+// was written in and a syntax error reports its real line. The call ends when the shell exits: the
+// pipe is drained for a short grace period (a background child may hold it open), then whatever
+// is left of the group is stopped. A timeout or an abort stops the group: SIGTERM, then SIGKILL
+// after a grace period. Known limit: a process that leaves the group (setsid, a daemon) is not seen.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OutputChannel } from './output-channel.js';
+
+/** The wrapper: stderr becomes a copy of stdout, then the same shell runs the command ($1) as `sh -c` would. */
+export const MERGE_AND_RUN = 'exec 2>&1; exec "$0" -c "$1"';
+/** How often the group is looked at while waiting for it to end. */
+const POLL_MS = 20;
+/** After SIGKILL, how long to wait for the group to be gone before reporting survivors. */
+const AFTER_KILL_MS = 2000;
+
+/** bash (from /bin, /usr/bin or the PATH given), else /bin/sh. */
+export function findShell(path = process.env.PATH ?? ''): string {
+  const dirs = ['/bin', '/usr/bin', ...path.split(delimiter).filter((d) => d.startsWith('/'))];
+  for (const dir of dirs) {
+    const candidate = join(dir, 'bash');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      /* next */
+    }
+  }
+  return '/bin/sh';
+}
+
+/**
+ * The pids of the group's processes that are still running (zombies waiting to be reaped are not
+ * counted: where pid 1 does not reap orphans, they stay forever). From /proc where there is one;
+ * elsewhere, [pgid] while any process of the group exists.
+ */
+export function groupMembers(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? [pgid] : [];
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [pgid];
+  }
+  const members: number[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // state, ppid, pgrp, …
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(name));
+  }
+  return members;
+}
+
+/** Sends `signal` to every process of the group; false when none is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pgid: number, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; ; await sleep(POLL_MS)) {
+    if (groupMembers(pgid).length === 0) return true;
+    if (Date.now() >= until) return false;
+  }
+}
+
+/** SIGTERM to the group (and SIGCONT, so a stopped process gets it), SIGKILL to what is left after `graceMs`; true when nothing is left running. */
+export async function stopGroup(pgid: number, graceMs: number): Promise<boolean> {
+  if (!signalGroup(pgid, 'SIGTERM')) return true;
+  signalGroup(pgid, 'SIGCONT');
+  if (await waitGone(pgid, graceMs)) return true;
+  signalGroup(pgid, 'SIGKILL');
+  return waitGone(pgid, AFTER_KILL_MS);
+}
+
+/**
+ * The groups one tool instance has running, killed with SIGKILL if mini-agent exits meanwhile
+ * (exit handlers are synchronous: there is no time for SIGTERM first). The exit hook is there only
+ * while a group is.
+ */
+export class LiveGroups {
+  private readonly live = new Set<number>();
+  private readonly onExit = () => this.killAll();
+
+  add(pgid: number): void {
+    if (this.live.size === 0) process.on('exit', this.onExit);
+    this.live.add(pgid);
+  }
+
+  delete(pgid: number): void {
+    if (!this.live.delete(pgid)) return;
+    if (this.live.size === 0) process.off('exit', this.onExit);
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  killAll(): void {
+    for (const pgid of this.live) signalGroup(pgid, 'SIGKILL');
+  }
+}
+
+export interface RunOptions {
+  shell: string;
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** After the shell exits, how long the pipe may stay open (held by a background child) before it is closed. */
+  drainMs: number;
+  /** SIGTERM → SIGKILL. */
+  killGraceMs: number;
+  /** Where the output goes (the child's stdout and stderr). */
+  channel: OutputChannel;
+  groups: LiveGroups;
+}
+
+export interface RunOutcome {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Processes of the group were still running after the shell exited, and were stopped. */
+  strayStopped: boolean;
+  /** Processes of the group still ran after SIGKILL (stuck in the kernel); their pids. */
+  survivors: number[];
+  durationMs: number;
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** Starts the shell; rejects with the spawn error (a missing cwd, no such shell, too many processes). */
+function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
+  const child = spawn(o.shell, ['-c', MERGE_AND_RUN, o.shell, o.command], {
+    cwd: o.cwd,
+    env: o.env,
+    detached: true,
+    stdio: ['ignore', o.channel.stdio, 'ignore'],
+  });
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.off('error', reject);
+      child.on('error', () => undefined); // a later kill error is handled by the group functions
+      o.channel.attach(child);
+      resolve({ pid: child.pid!, exited });
+    });
+  });
+}
+
+/** Runs the command to its end (exit, timeout or abort), its output going to the channel as it comes. */
+export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
+  const started = performance.now();
+  let child: { pid: number; exited: Promise<Exit> };
+  try {
+    child = await start(o);
+  } catch (err) {
+    o.channel.close();
+    throw err;
+  }
+  const pgid = child.pid;
+  o.groups.add(pgid);
+  try {
+    let reason: 'timeout' | 'abort' | undefined;
+    let stopping: Promise<boolean> | undefined;
+    let giveUp: (value: null) => void = () => undefined;
+    const givenUp = new Promise<null>((resolve) => (giveUp = resolve));
+    const stop = (why: 'timeout' | 'abort') => {
+      if (reason) return;
+      reason = why;
+      stopping = stopGroup(pgid, o.killGraceMs);
+      // If even SIGKILL does not end the shell (stuck in the kernel), stop waiting for it.
+      void stopping.then(() => sleep(AFTER_KILL_MS, null, { ref: false })).then(giveUp);
+    };
+    const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
+    const onAbort = () => stop('abort');
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+    let exit: Exit | null;
+    try {
+      exit = await Promise.race([child.exited, givenUp]);
+    } finally {
+      clearTimeout(timer);
+      o.signal.removeEventListener('abort', onAbort);
+    }
+    // A background child may hold the output open: drain it for a moment, no longer.
+    await Promise.race([o.channel.ended, sleep(o.drainMs, undefined, { ref: false })]);
+    o.channel.close();
+    let strayStopped = false;
+    if (!stopping && groupMembers(pgid).length > 0) {
+      strayStopped = true;
+      stopping = stopGroup(pgid, o.killGraceMs);
+    }
+    const allStopped = stopping ? await stopping : true;
+    return {
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      timedOut: reason === 'timeout',
+      aborted: reason === 'abort',
+      strayStopped,
+      survivors: allStopped ? [] : groupMembers(pgid),
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    o.channel.close();
+    o.groups.delete(pgid);
+  }
+}

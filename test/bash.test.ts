@@ -1,0 +1,550 @@
+// The bash tool through the public ToolRegistry, each test in a temp workspace: exit codes, the
+// merged output order, cleaning (escapes, progress redraws, binary), tail truncation and the
+// full-output file, stdin, timeouts, aborts and the process group (no process outlives a call,
+// nor mini-agent's exit), 100 MB of output in bounded memory, the scrubbed environment. Then the
+// pure parts on their own: scrubEnv, the cleaning of a tail, and the capture's ring and file.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { textOf } from '../src/core/types.js';
+import { createBashTool, type BashToolOptions } from '../src/tools/bash.js';
+import { isSecretName, scrubEnv } from '../src/tools/env-scrub.js';
+import { OutputCapture } from '../src/tools/output-capture.js';
+import { cleanTail } from '../src/tools/output-text.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import type { ToolResult } from '../src/tools/tool.js';
+import { tempDir } from './support/helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Digits unique to this run, put in the command lines of the processes the tests look for. */
+const RUN = `${process.pid % 10000}${Date.now() % 100000}`;
+let ids = 0;
+
+interface Ran {
+  res: ToolResult;
+  text: string;
+  details: Record<string, any>;
+  ms: number;
+}
+
+async function bash(args: Record<string, unknown>, opts: BashToolOptions & { cwd?: string; signal?: AbortSignal } = {}): Promise<Ran> {
+  const { cwd = tempDir(), signal = new AbortController().signal, ...toolOptions } = opts;
+  const out = tempDir('mini-agent-bash-out-');
+  const reg = new ToolRegistry([createBashTool({ outputDir: () => out, ...toolOptions })]);
+  const started = Date.now();
+  const res = await reg.execute({ type: 'toolCall', id: `call_${++ids}`, name: 'bash', arguments: args }, { cwd, signal });
+  return { res, text: textOf(res.content), details: (res.details ?? {}) as Record<string, any>, ms: Date.now() - started };
+}
+
+/** Pids of running processes (zombies excluded) whose command line contains `needle`. */
+function running(needle: string): number[] {
+  if (existsSync('/proc/self/stat')) {
+    const pids: number[] = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
+        const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        if (cmdline.includes(needle) && state !== 'Z') pids.push(Number(name));
+      } catch {
+        /* gone */
+      }
+    }
+    return pids;
+  }
+  const ps = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return ps
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length > 2 && !f[1].startsWith('Z') && f.slice(2).join(' ').includes(needle))
+    .map((f) => Number(f[0]));
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+afterAll(() => {
+  // Whatever a failed test left behind: report it, and do not leave it running.
+  const left = running(`.${RUN}`);
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  expect(left).toEqual([]);
+});
+
+describe('bash: running a command', () => {
+  it('returns the output and exit code 0, runs in the workspace', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'here.txt'), 'x');
+    const r = await bash({ command: 'echo hello; ls' }, { cwd });
+    expect(r.res.isError).toBe(false);
+    expect(r.text).toBe('hello\nhere.txt\n\n[Exit code 0]');
+    expect(r.details).toMatchObject({ exitCode: 0, signal: null, timedOut: false, aborted: false, truncated: false, totalLines: 2, totalBytes: 15 });
+    expect(r.details.outputFile).toBeUndefined();
+    expect(typeof r.details.durationMs).toBe('number');
+  });
+
+  it('a non-zero exit is an error that keeps the output', async () => {
+    const r = await bash({ command: 'echo out; echo err >&2; exit 3' });
+    expect(r.res.isError).toBe(true);
+    expect(r.details.exitCode).toBe(3);
+    expect(r.text).toBe('out\nerr\n\n[Exit code 3]');
+  });
+
+  it('merges stdout and stderr in the order they were written', async () => {
+    const r = await bash({ command: 'for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done; ls /nonexistent-dir-xyz; echo last' });
+    const lines = r.text.split('\n');
+    expect(lines.slice(0, 10)).toEqual(['out1', 'err1', 'out2', 'err2', 'out3', 'err3', 'out4', 'err4', 'out5', 'err5']);
+    expect(lines[10]).toMatch(/nonexistent-dir-xyz/);
+    expect(lines[11]).toBe('last');
+  });
+
+  it('reports syntax errors (with their real line) and set -e failures', async () => {
+    const syntax = await bash({ command: 'echo before\nif then\necho after' });
+    expect(syntax.details.exitCode).toBe(2);
+    expect(syntax.text.indexOf('before')).toBeLessThan(syntax.text.indexOf('syntax error'));
+    expect(syntax.text).toMatch(/line 2: syntax error/);
+    expect(syntax.text).not.toMatch(/^after$/m);
+    const setE = await bash({ command: 'set -e; echo a; false; echo b' });
+    expect(setE.res.isError).toBe(true);
+    expect(setE.details.exitCode).toBe(1);
+    expect(setE.text).toBe('a\n\n[Exit code 1]');
+  });
+
+  it('reports a death by signal', async () => {
+    const r = await bash({ command: 'kill -SEGV $$' });
+    expect(r.res.isError).toBe(true);
+    expect(r.details).toMatchObject({ exitCode: null, signal: 'SIGSEGV' });
+    expect(r.text).toContain('[Killed by signal SIGSEGV]');
+  });
+
+  it('stdin is empty: a command reading it gets end-of-file at once', async () => {
+    const r = await bash({ command: 'cat; read line; echo "read=$? [$line]"' });
+    expect(r.text).toBe('read=1 []\n\n[Exit code 0]');
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it('rejects an empty command, and a command that cannot start', async () => {
+    const empty = await bash({ command: '  ' });
+    expect(empty.res.isError).toBe(true);
+    expect(empty.text).toMatch(/command is empty/);
+    const cwd = join(tempDir(), 'missing');
+    const r = await bash({ command: 'echo hi' }, { cwd });
+    expect(r.res.isError).toBe(true);
+    expect(r.text).toMatch(/could not be started .*: the workspace folder .*missing does not exist/);
+  });
+});
+
+describe('bash: output cleaning and truncation', () => {
+  it('strips terminal escape sequences and keeps the last state of progress lines', async () => {
+    const r = await bash({ command: String.raw`printf '\033[1;31mred\033[0m \033]0;title\007plain\n'; printf 'get 10%%\rget 50%%\rget 100%%\r\n'; printf 'crlf\r\n'` });
+    expect(r.text).toBe('red plain\nget 100%\ncrlf\n\n[Exit code 0]');
+  });
+
+  it('binary output is sanitized: no control characters or raw bytes reach the model', async () => {
+    const r = await bash({ command: 'head -c 4096 /dev/urandom; echo; echo after' });
+    expect(r.text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(r.text).toBe(Buffer.from(r.text, 'utf8').toString('utf8')); // well-formed: no lone surrogates
+    expect(r.text).toMatch(/^\[Binary data in the output is not shown\. Full output: .*\]\n\[binary data, /);
+    expect(r.text).toMatch(/\nafter\n\n\[Exit code 0\]$/);
+    expect(r.details.outputFile).toBeDefined();
+    expect(statSync(r.details.outputFile).size).toBe(4096 + 7);
+    // Text around binary data stays; the data becomes one note.
+    const nul = await bash({ command: "echo before; head -c 3000 /dev/zero; printf '\\001\\002\\003\\n'; head -c 5000 /dev/zero; echo; echo after" });
+    expect(nul.text.split('\n').slice(1)).toEqual(['before', '[binary data, 7.8 KB, not shown]', 'after', '', '[Exit code 0]']);
+    // One odd byte in a line of text is replaced, not hidden.
+    const odd = await bash({ command: "printf 'caf\\351 ok\\n'" });
+    expect(odd.text).toBe('caf\uFFFD ok\n\n[Exit code 0]');
+  });
+
+  it('keeps the tail, says how much was left out, and saves the whole output to a 0600 file', async () => {
+    const r = await bash({ command: 'seq 1 100000' }, { limits: { maxLines: 100, maxBytes: 50 * 1024 } });
+    const lines = r.text.split('\n');
+    expect(lines[0]).toMatch(/^\[Output truncated: showing the last 100 lines of 100,000 lines, .*; 99,900 earlier lines not shown\. Full output: .*\]$/);
+    expect(lines.slice(1, 101)).toEqual(Array.from({ length: 100 }, (_, i) => String(99_901 + i)));
+    expect(r.details).toMatchObject({ truncated: true, totalLines: 100_000, exitCode: 0 });
+    const file = r.details.outputFile as string;
+    expect(lines[0]).toContain(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toBe(execFileSync('seq', ['1', '100000'], { encoding: 'utf8' }));
+    expect(r.details.totalBytes).toBe(statSync(file).size);
+  });
+
+  it('without an output folder, the file goes in a private folder of its own (0700)', async () => {
+    const reg = new ToolRegistry([createBashTool({ limits: { maxLines: 10, maxBytes: 1000 } })]);
+    const res = await reg.execute({ type: 'toolCall', id: 'call_private', name: 'bash', arguments: { command: 'seq 1 1000' } }, { cwd: tempDir(), signal: new AbortController().signal });
+    const file = (res.details as Record<string, string>).outputFile;
+    try {
+      expect(file).toMatch(/bash-call_private\.log$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+      expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(1001);
+    } finally {
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
+  });
+
+  it('an output folder that does not exist yet is made (0700); one that cannot be used is reported, the output still shown', async () => {
+    const nested = join(tempDir(), 'session', 'outputs');
+    const made = await bash({ command: 'seq 1 100' }, { outputDir: () => nested, limits: { maxLines: 5, maxBytes: 1000 } });
+    expect(dirname(made.details.outputFile)).toBe(nested);
+    expect(statSync(nested).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(nested)).mode & 0o777).toBe(0o700);
+    const blocker = join(tempDir(), 'a-file');
+    writeFileSync(blocker, '');
+    for (const outputDir of [() => join(blocker, 'sub'), () => { throw new Error('no session folder'); }]) {
+      const r = await bash({ command: 'seq 1 100' }, { outputDir, limits: { maxLines: 5, maxBytes: 1000 } });
+      expect(r.res.isError).toBe(false);
+      expect(r.text).toMatch(/^\[Output truncated: showing the last 5 lines of 100 lines, .* The full output could not be saved: the file could not be created: .*\]\n96\n/);
+      expect(r.details.outputFile).toBeUndefined();
+      expect(r.details.outputFileError).toMatch(/could not be created/);
+    }
+  });
+
+  it('the file is capped at maxOutputFileBytes, and the result says so', async () => {
+    const r = await bash({ command: 'seq 1 100000' }, { maxOutputFileBytes: 1000, limits: { maxLines: 10, maxBytes: 1000 } });
+    expect(r.details).toMatchObject({ outputFileCapped: true, totalLines: 100_000, truncated: true });
+    expect(statSync(r.details.outputFile).size).toBe(1000);
+    expect(readFileSync(r.details.outputFile, 'utf8')).toBe(execFileSync('seq', ['1', '100000'], { encoding: 'utf8' }).slice(0, 1000));
+    expect(r.text).toMatch(/Full output \(only its first 1000 B: the file size limit\): /);
+    expect(r.text.split('\n').slice(1, 11)).toEqual(Array.from({ length: 10 }, (_, i) => String(99_991 + i)));
+  });
+
+  it('where no private socket can be made (a temp folder path too long for one), the output comes through a pipe', async () => {
+    const saved = process.env.TMPDIR;
+    const long = join(tempDir(), 'd'.repeat(120));
+    mkdirSync(long);
+    process.env.TMPDIR = long;
+    try {
+      const reg = new ToolRegistry([createBashTool({ limits: { maxLines: 10, maxBytes: 1000 } })]);
+      const res = await reg.execute({ type: 'toolCall', id: 'call_pipe', name: 'bash', arguments: { command: 'seq 1 1000; echo err >&2' } }, { cwd: tempDir(), signal: new AbortController().signal });
+      const file = (res.details as Record<string, string>).outputFile;
+      expect(dirname(dirname(file))).toBe(long);
+      expect(textOf(res.content).split('\n').slice(1, 11)).toEqual([...Array.from({ length: 9 }, (_, i) => String(992 + i)), 'err']);
+      expect(readFileSync(file, 'utf8')).toBe(execFileSync('seq', ['1', '1000'], { encoding: 'utf8' }) + 'err\n');
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
+  it('a line longer than the byte limit is shown by its end', async () => {
+    const r = await bash({ command: "echo first; head -c 300000 /dev/zero | tr '\\0' x; echo" }, { limits: { maxLines: 100, maxBytes: 1000 } });
+    const [notice, ...rest] = r.text.split('\n');
+    expect(notice).toMatch(/^\[Output truncated: showing the last 1 line of 2 lines, 1000 B of 293\.0 KB; 1 earlier line not shown\. The first line shown is only the end of a longer line\. Full output: /);
+    expect(rest[0]).toBe('x'.repeat(1000));
+    expect(statSync(r.details.outputFile).size).toBe(6 + 300_001);
+    // A long line before a short last one: the last whole line only.
+    const r2 = await bash({ command: "head -c 300000 /dev/zero | tr '\\0' x; echo; echo tail-line" }, { limits: { maxLines: 100, maxBytes: 1000 } });
+    expect(r2.text.split('\n').slice(1, 3)).toEqual(['tail-line', '']);
+    expect(r2.text).toMatch(/^\[Output truncated: showing the last 1 line of 2 lines/);
+  });
+
+  it('100 MB of output: memory stays bounded, the file is intact', async () => {
+    const dir = tempDir();
+    const bundle = await bundleTool(dir);
+    const command = "head -c 100000000 /dev/zero | tr '\\0' 'a' | fold -w 100";
+    writeFileSync(
+      join(dir, 'big.mjs'),
+      `import { readFileSync, writeFileSync } from 'node:fs';
+import { createBashTool, ToolRegistry } from ${JSON.stringify(bundle)};
+const [cwd, out, command] = process.argv.slice(2);
+const reg = new ToolRegistry([createBashTool({ outputDir: () => out })]);
+const call = (id, command) => reg.execute({ type: 'toolCall', id, name: 'bash', arguments: { command } }, { cwd, signal: new AbortController().signal });
+await call('warm', 'seq 1 100000'); // the code has run once
+// The peak of this call: VmHWM reset to the current RSS. (maxRSS would not do: Linux keeps it
+// across fork and exec, so it starts at the RSS of the test worker that spawned this process.)
+let peak = () => process.resourceUsage().maxRSS * 1024;
+try {
+  writeFileSync('/proc/self/clear_refs', '5');
+  peak = () => Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+} catch {}
+const before = process.memoryUsage().rss;
+const res = await call('big', command);
+console.log(JSON.stringify({ growth: peak() - before, details: res.details, head: res.content[0].text.slice(0, 400) }));
+`,
+    );
+    const out = tempDir();
+    const stdout = execFileSync(process.execPath, [join(dir, 'big.mjs'), tempDir(), out, command], { encoding: 'utf8', timeout: 120_000 });
+    const { growth, details, head } = JSON.parse(stdout) as { growth: number; details: Record<string, any>; head: string };
+    expect(growth).toBeLessThan(25 * 1024 * 1024); // the target is 50 MB; about 2 MB is usual
+    expect(details).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 100_999_999, totalLines: 1_000_000 });
+    expect(head).toMatch(/^\[Output truncated: showing the last \d+ lines of 1,000,000 lines/);
+    const file = details.outputFile as string;
+    expect(statSync(file).size).toBe(100_999_999);
+    expect(await sha256OfFile(file)).toBe(await sha256OfCommand(command));
+  }, 120_000);
+});
+
+describe('bash: timeouts, aborts and the process group', () => {
+  it('times out: the group is stopped and the result says so', async () => {
+    const r = await bash({ command: `echo started; sleep 10.${RUN}1`, timeout: 1 }, { killGraceMs: 200 });
+    expect(r.res.isError).toBe(true);
+    expect(r.details).toMatchObject({ timedOut: true, aborted: false, exitCode: null, timeoutSeconds: 1 });
+    expect(r.text).toBe('started\n\n[Timed out after 1 s: the command and the processes it started were stopped (SIGTERM, then SIGKILL).]');
+    expect(r.ms).toBeLessThan(8_000);
+    expect(running(`sleep 10.${RUN}1`)).toEqual([]);
+  });
+
+  it('a command that ignores SIGTERM is killed after the grace period', async () => {
+    const r = await bash({ command: `trap '' TERM; sleep 20.${RUN}2; echo never`, timeout: 0.5 }, { killGraceMs: 300 });
+    expect(r.details).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+    expect(r.text).not.toContain('never');
+    expect(running(`sleep 20.${RUN}2`)).toEqual([]);
+  });
+
+  it('kills a grandchild with the group: no orphans', async () => {
+    const command = `sh -c 'sleep 30.${RUN}3 & echo grandchild $!; wait' & echo child $!; wait`;
+    const r = await bash({ command, timeout: 1 }, { killGraceMs: 300 });
+    expect(r.details.timedOut).toBe(true);
+    const grandchild = Number(/grandchild (\d+)/.exec(r.text)?.[1]);
+    const child = Number(/^child (\d+)/m.exec(r.text)?.[1]);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(alive(grandchild)).toBe(false);
+    expect(alive(child)).toBe(false);
+    expect(running(`sleep 30.${RUN}3`)).toEqual([]);
+  });
+
+  it('aborting mid-run stops the group and says so', async () => {
+    const cwd = tempDir();
+    const ac = new AbortController();
+    // Abort once the command is surely running: it creates a file first.
+    const poll = setInterval(() => existsSync(join(cwd, 'running')) && ac.abort(), 20);
+    const r = await bash({ command: `echo started; touch running; sleep 20.${RUN}4` }, { cwd, signal: ac.signal, killGraceMs: 300 });
+    clearInterval(poll);
+    expect(r.res.isError).toBe(true);
+    expect(r.details).toMatchObject({ aborted: true, timedOut: false });
+    expect(r.text).toBe('started\n\n[Aborted: the command and the processes it started were stopped.]');
+    expect(r.ms).toBeLessThan(8_000);
+    expect(running(`sleep 20.${RUN}4`)).toEqual([]);
+  });
+
+  it('a background child holding the output open does not hang the call, and does not survive it', async () => {
+    const r = await bash({ command: `sleep 30.${RUN}5 & echo done` });
+    expect(r.ms).toBeLessThan(5_000);
+    expect(r.res.isError).toBe(false);
+    expect(r.text).toBe('done\n\n[Exit code 0]\n[Processes the command left running in the background were stopped when it exited.]');
+    expect(r.details.strayProcessesStopped).toBe(true);
+    expect(running(`sleep 30.${RUN}5`)).toEqual([]);
+    // Also one that closed its output: it is in the group all the same.
+    const quiet = await bash({ command: `sleep 30.${RUN}6 >/dev/null 2>&1 & echo ok` });
+    expect(quiet.text).toMatch(/^ok\n/);
+    expect(running(`sleep 30.${RUN}6`)).toEqual([]);
+  });
+
+  it('a timeout over the maximum is lowered to it, with a note', async () => {
+    const r = await bash({ command: 'echo ok', timeout: 1000 }, { maxTimeoutSeconds: 5 });
+    expect(r.details).toMatchObject({ timeoutSeconds: 5, timeoutClamped: true, exitCode: 0 });
+    expect(r.text).toBe('ok\n\n[Exit code 0]\n[The timeout asked for, 1000 s, is over the maximum; 5 s was used.]');
+    const bad = await bash({ command: 'echo ok', timeout: 0 });
+    expect(bad.res.isError).toBe(true);
+    expect(bad.text).toMatch(/Invalid arguments/);
+  });
+
+  it("mini-agent's exit kills the groups still running", async () => {
+    const dir = tempDir();
+    const cwd = tempDir();
+    const bundle = await bundleTool(dir);
+    // The process exits (process.exit, as mini-agent does) once the command is surely running.
+    writeFileSync(
+      join(dir, 'exit.mjs'),
+      `import { existsSync } from 'node:fs';
+import { createBashTool, ToolRegistry } from ${JSON.stringify(bundle)};
+const reg = new ToolRegistry([createBashTool()]);
+void reg.execute({ type: 'toolCall', id: 'x', name: 'bash', arguments: { command: 'sleep 40.${RUN}7 & touch running; sleep 41.${RUN}7' } }, { cwd: process.argv[2], signal: new AbortController().signal });
+setInterval(() => existsSync(process.argv[2] + '/running') && process.exit(0), 20);
+`,
+    );
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(dir, 'exit.mjs'), cwd], { stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('exit', () => resolve());
+    });
+    expect(existsSync(join(cwd, 'running'))).toBe(true);
+    expect(running(`.${RUN}7`)).toEqual([]);
+  });
+});
+
+describe('bash: the environment', () => {
+  it('removes secrets, keeps allowlisted names, sets the pagers', async () => {
+    const env = {
+      PATH: process.env.PATH,
+      FOO_API_KEY: 'secret-foo',
+      GITHUB_TOKEN: 'secret-gh',
+      OPENAI_API_KEY: 'secret-openai',
+      DB_PASSWORD: 'secret-db',
+      CUSTOM_KEY_VAR: 'secret-custom',
+      MY_API_KEY: 'kept-mine',
+      PLAIN_SETTING: 'kept-plain',
+      PAGER: 'less',
+    };
+    const r = await bash({ command: 'env' }, { env, envAllowlist: ['MY_*'], secretEnvNames: ['CUSTOM_KEY_VAR'] });
+    expect(r.text).not.toMatch(/secret-/);
+    expect(r.text).toMatch(/^MY_API_KEY=kept-mine$/m);
+    expect(r.text).toMatch(/^PLAIN_SETTING=kept-plain$/m);
+    expect(r.text).toMatch(/^PAGER=cat$/m);
+    expect(r.text).toMatch(/^GIT_PAGER=cat$/m);
+  });
+
+  it('scrubEnv: the suffixes, the provider keys, extra names and the allowlist', () => {
+    const { env, removed } = scrubEnv(
+      {
+        AWS_SECRET_ACCESS_KEY: '1',
+        github_token: '2',
+        PASSWORD: '3',
+        SSH_PRIVATE_KEY: '4',
+        DEEPSEEK_API_KEY: '5',
+        MY_PROVIDER_VAR: '6',
+        TOKENIZER_PATH: 'a',
+        KEYBOARD: 'b',
+        AWS_ACCESS_KEY_ID: 'c',
+        ALLOWED_TOKEN: 'd',
+        UNSET: undefined,
+      },
+      { allowlist: ['ALLOWED_?OKEN'], extraNames: ['my_provider_var'] },
+    );
+    expect(removed).toEqual(['AWS_SECRET_ACCESS_KEY', 'DEEPSEEK_API_KEY', 'MY_PROVIDER_VAR', 'PASSWORD', 'SSH_PRIVATE_KEY', 'github_token']);
+    expect(env).toEqual({ TOKENIZER_PATH: 'a', KEYBOARD: 'b', AWS_ACCESS_KEY_ID: 'c', ALLOWED_TOKEN: 'd' });
+  });
+
+  it('scrubEnv: every name is either kept or removed, and only secret-looking ones are removed', () => {
+    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).chain((stem) =>
+      fc.constantFrom('', '_API_KEY', '_TOKEN', '_SECRET', '_PASSWORD', '_KEY', '_ID').map((suffix) => stem + suffix),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(name, fc.string({ maxLength: 8 })), fc.array(name, { maxLength: 3 }), (input, allowlist) => {
+        const { env, removed } = scrubEnv(input, { allowlist });
+        expect([...Object.keys(env), ...removed].sort()).toEqual(Object.keys(input).sort());
+        for (const n of removed) expect(isSecretName(n) && !allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
+        for (const n of Object.keys(env)) {
+          expect(env[n]).toBe(input[n]);
+          expect(!isSecretName(n) || allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
+        }
+      }),
+    );
+  });
+});
+
+describe('bash: the pure parts', () => {
+  const bytes = fc.array(fc.oneof(fc.constantFrom(0x0a, 0x0d, 0x1b, 0x5b, 0x00, 0x09, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xff), fc.integer({ min: 0x20, max: 0x7e })), { maxLength: 600 });
+
+  it('cleanTail: no control characters, within both limits, always well-formed text', () => {
+    fc.assert(
+      fc.property(bytes, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 60, max: 400 }), (raw, maxLines, maxBytes) => {
+        const view = cleanTail(Uint8Array.from(raw), { maxLines, maxBytes });
+        expect(view.text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+        expect(Buffer.byteLength(view.text)).toBeLessThanOrEqual(maxBytes);
+        expect(view.shownLines).toBeLessThanOrEqual(maxLines);
+        expect(view.text.split('\n')).toHaveLength(Math.max(1, view.shownLines));
+        expect(Buffer.from(view.text).toString()).toBe(view.text);
+      }),
+    );
+  });
+
+  it('cleanTail: plain text that fits is shown as it is; text that does not is its last whole lines', () => {
+    const line = fc.stringMatching(/^[ -~]{0,30}$/);
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.integer({ min: 1, max: 50 }), (lines, maxLines) => {
+        const raw = Buffer.from(lines.map((l) => l + '\n').join(''));
+        const view = cleanTail(raw, { maxLines, maxBytes: 10_000 });
+        const shown = lines.slice(Math.max(0, lines.length - maxLines));
+        expect(view.text).toBe(shown.join('\n'));
+        expect(view.shownRawLines).toBe(shown.length);
+      }),
+    );
+  });
+
+  /** Chunks written one by one into a capture with a reused buffer: what it reports, checked against the output. */
+  function checkCapture(dir: string, chunks: Uint8Array[], tailBytes: number, keep: boolean, n: number) {
+    const path = join(dir, `f${n}`);
+    const capture = new OutputCapture({ tailBytes, maxFileBytes: 1e9, createFile: () => ({ fd: openSync(path, 'wx', 0o600), path }) });
+    for (const c of chunks) {
+      const reused = Buffer.from(c);
+      capture.write(reused);
+      reused.fill(0x21); // the caller's buffer is reused: the capture must have copied it
+    }
+    const all = Buffer.concat(chunks);
+    const t = capture.tail();
+    expect(t.totalBytes).toBe(all.length);
+    expect(t.totalLines).toBe(all.toString('latin1').split('\n').length - (all.length === 0 || all[all.length - 1] === 0x0a ? 1 : 0));
+    expect(t.complete).toBe(all.length <= tailBytes);
+    if (t.complete) expect(t.tail.equals(all)).toBe(true);
+    else {
+      expect(all.subarray(all.length - t.tail.length).equals(t.tail)).toBe(true);
+      expect(t.tail.length).toBeLessThanOrEqual(tailBytes);
+      if (!t.partialFirstLine) expect(all[all.length - t.tail.length - 1]).toBe(0x0a);
+      else expect(t.tail.subarray(0, -1).includes(0x0a)).toBe(false); // no whole line was held: the end of one is shown
+    }
+    const file = capture.finish(keep);
+    if (keep) expect(readFileSync(file.path!).equals(all)).toBe(true);
+    else expect(existsSync(path)).toBe(false);
+  }
+
+  it('OutputCapture: the tail and counts match the output, and the file holds all of it', () => {
+    const dir = tempDir();
+    let n = 0;
+    const small = fc.uint8Array({ maxLength: 90 }).map((a) => a.map((b) => (b % 7 === 0 ? 0x0a : b)));
+    fc.assert(
+      fc.property(fc.array(small, { maxLength: 30 }), fc.integer({ min: 1, max: 120 }), fc.boolean(), (chunks, tailBytes, keep) => {
+        checkCapture(dir, chunks, tailBytes, keep, ++n);
+      }),
+    );
+    // Chunks of up to 40 KB against a tail of up to 100 KB: the ring grows before it wraps (and
+    // chunks of the ring's own sizes fill it exactly before it grows).
+    const length = fc.oneof(fc.integer({ min: 0, max: 40_000 }), fc.constantFrom(4096, 8192, 16_384, 32_768));
+    // Each chunk is described by (length, seed, newline period) and made inside the property, so a counterexample prints small.
+    const described = fc.tuple(length, fc.integer({ min: 0, max: 255 }), fc.integer({ min: 2, max: 5000 }));
+    const make = ([n, seed, every]: [number, number, number]) => Uint8Array.from({ length: n }, (_, i) => (i % every === every - 1 ? 0x0a : (seed + i * 31) % 256 || 1));
+    fc.assert(
+      fc.property(fc.array(described, { maxLength: 12 }), fc.integer({ min: 1, max: 100_000 }), fc.boolean(), (chunks, tailBytes, keep) => {
+        checkCapture(dir, chunks.map(make), tailBytes, keep, ++n);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+/** The tool and the registry bundled from src with esbuild, for child processes. */
+async function bundleTool(dir: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = join(dir, 'bash-tool.mjs');
+  await build({
+    stdin: {
+      contents: "export { createBashTool } from './src/tools/bash.ts';\nexport { ToolRegistry } from './src/tools/registry.ts';",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const { createReadStream } = await import('node:fs');
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function sha256OfCommand(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (c: Buffer) => hash.update(c));
+    child.on('error', reject);
+    child.on('close', () => resolve(hash.digest('hex')));
+  });
+}
