@@ -13,6 +13,7 @@ import { SessionLockedError } from '../src/session/lock.js';
 import { SessionStore } from '../src/session/store.js';
 import { tempDir, writeScript } from './support/helpers.js';
 import { servePerTest, sse } from './support/http-server.js';
+import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
 
 const serve = servePerTest();
 
@@ -138,7 +139,7 @@ describe('sessions, through the app layer', () => {
     ];
     writeFileSync(file, v1.map((e) => JSON.stringify(e)).join('\n') + '\n');
     const a = await make([{ text: 'ok' }], { session: { file } });
-    expect(a.notes.join('\n')).toMatch(/migrated .*old\.jsonl from session format 1 to 3; the original is kept as .*old\.jsonl\.v1\.bak/);
+    expect(a.notes.join('\n')).toMatch(new RegExp(`migrated .*old\\.jsonl from session format 1 to ${CURRENT}; the original is kept as .*old\\.jsonl\\.v1\\.bak`));
     expect(existsSync(`${file}.v1.bak`)).toBe(true);
     await a.prompt('and now');
     expect(users(a)).toEqual(['from v1', 'and now']);

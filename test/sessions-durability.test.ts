@@ -8,6 +8,7 @@ import type { ScriptTurn } from '../src/model/script.js';
 import type { SessionEntry } from '../src/session/entries.js';
 import { runCli, tempDir, type CliResult } from './support/helpers.js';
 import { completeLines, expectValidActivePath, fileLines, jsonRun, pool, prng, userText, withStore } from './support/sessions.js';
+import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
 
 // ---------------------------------------------------------------- crash safety
 
@@ -450,7 +451,7 @@ describe('durability: corrupt and old files through the CLI', () => {
       { name: 'entry-first', text: body + body, message: /line 1 is not a session header/ },
       { name: 'no-version', text: '{"type":"session","id":"x","cwd":"/","timestamp":"t"}\n' + body, message: /no valid "version"/ },
       { name: 'blank-first', text: '\n' + body, message: /header \(line 1\) is missing/ },
-      { name: 'newer', text: '{"type":"session","version":4,"id":"future","cwd":"/","timestamp":"t"}\n' + body, message: /version 4, newer than this mini-agent understands \(3\); upgrade mini-agent/ },
+      { name: 'newer', text: `{"type":"session","version":${CURRENT + 1},"id":"future","cwd":"/","timestamp":"t"}\n` + body, message: new RegExp(`version ${CURRENT + 1}, newer than this mini-agent understands \\(${CURRENT}\\); upgrade mini-agent`) },
     ];
     for (const c of cases) {
       const file = join(cwd, `${c.name}.jsonl`);
@@ -462,7 +463,7 @@ describe('durability: corrupt and old files through the CLI', () => {
       expect(r.stdout, c.name).toBe('');
       expect(readFileSync(file, 'utf8'), c.name).toBe(c.text);
       expect(existsSync(`${file}.lock`), c.name).toBe(false);
-      expect(existsSync(`${file}.v1.bak`) || existsSync(`${file}.v2.bak`) || existsSync(`${file}.v3.bak`), c.name).toBe(false);
+      expect(Array.from({ length: CURRENT }, (_, v) => existsSync(`${file}.v${v + 1}.bak`)).some(Boolean), c.name).toBe(false);
       // Readers refuse it the same way.
       const tree = await runCli(['tree', file], { cwd, home });
       expect(tree.code, c.name).toBe(2);
@@ -501,7 +502,7 @@ describe('durability: corrupt and old files through the CLI', () => {
 
     const r = await jsonRun(['--session', file], one, 'new question', { cwd, home });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/migrated .*old\.jsonl from session format 1 to 3; the original is kept as .*old\.jsonl\.v1\.bak/);
+    expect(r.stderr).toMatch(new RegExp(`migrated .*old\\.jsonl from session format 1 to ${CURRENT}; the original is kept as .*old\\.jsonl\\.v1\\.bak`));
     const backup = `${file}.v1.bak`;
     expect(readFileSync(backup, 'utf8')).toBe(original);
     // Not rewritten in place: the original inode is the backup; the session is a new file.
@@ -509,7 +510,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     expect(statSync(file).ino).not.toBe(inode);
 
     const lines = fileLines(file);
-    expect(lines[0]).toMatchObject({ type: 'session', version: 3, id: v1[0].id, cwd, timestamp: ts });
+    expect(lines[0]).toMatchObject({ type: 'session', version: CURRENT, id: v1[0].id, cwd, timestamp: ts });
     expect(lines.slice(1, v1.length)).toEqual(v1.slice(1));
     withStore(file, (store) => {
       expect(store.warnings).toEqual([]);
@@ -545,7 +546,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     expect(readFileSync(`${file}.v1.bak`, 'utf8')).toBe(original);
     expect(readFileSync(join(cwd, 'witness'), 'utf8')).toBe(original);
     withStore(file, (store) => {
-      expect(store.header.version).toBe(3);
+      expect(store.header.version).toBe(CURRENT);
       expect(store.warnings).toEqual([]);
       expect(store.activePath()[0].id).toBe('bbbb0001');
     });

@@ -10,6 +10,7 @@ import type { SessionHeader } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
 import { runCli, tempDir } from './support/helpers.js';
 import { expectValidActivePath, fileLines, jsonRun, userText, withStore, type JsonRun } from './support/sessions.js';
+import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
 
 const answer = (text: string): ScriptTurn[] => [{ text }];
 
@@ -255,7 +256,7 @@ describe('navigation: --fork', () => {
     expect(existsSync(`${forkFile}.lock`)).toBe(false);
 
     const lines = fileLines(forkFile);
-    expect(lines[0]).toMatchObject({ type: 'session', version: 3, id: forkId, cwd, parentSession: { id: parentId, path: file, entryId: a1 } });
+    expect(lines[0]).toMatchObject({ type: 'session', version: CURRENT, id: forkId, cwd, parentSession: { id: parentId, path: file, entryId: a1 } });
     // Exactly the path, byte-for-byte the same entries, then the labels on it (and only those).
     expect(lines.slice(1, 5)).toEqual(JSON.parse(JSON.stringify(parentPath)));
     expect(lines.slice(5)).toEqual([expect.objectContaining({ type: 'label', targetId: p1, label: 'start' })]);

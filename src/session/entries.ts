@@ -8,11 +8,12 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
  * 3: adds the `branch_summary` node and the `compaction_failed` control entry, and the
  *    compaction entry's record of what it did (tokens after, summarized ids, file lists, reason, model).
+ * 4: adds the `permission_grant` control entry (an approval given "for this session").
  * Older files are migrated (a new file is written and renamed into place; the original is kept
  * as a backup), because an older reader would skip the new entries as corrupt, and a skipped
  * `branch_summary` would cut its branch off the tree.
  */
-export const SESSION_FORMAT_VERSION = 3;
+export const SESSION_FORMAT_VERSION = 4;
 
 export interface SessionHeader {
   type: 'session';
@@ -107,6 +108,13 @@ export interface CompactionFailedEntry extends EntryBase {
   model?: string;
 }
 
+/** An approval the user gave "always, for this session" (control entry): a permission rule such as `bash(npm test)`. */
+export interface PermissionGrantEntry extends EntryBase {
+  type: 'permission_grant';
+  parentId: null;
+  rule: string;
+}
+
 /** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
 export interface RunRecord extends LastRun {
   error?: string;
@@ -136,7 +144,7 @@ export interface RunEntry extends EntryBase, RunRecord {
 }
 
 export type ContentEntry = MessageEntry | CompactionEntry | BranchSummaryEntry;
-export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry;
+export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry;
 export type SessionEntry = ContentEntry | ControlEntry;
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
@@ -145,6 +153,7 @@ export type NewEntry =
   | ({ type: 'compaction'; summary: string; firstKeptEntryId: string; parentId?: string | null } & Omit<CompactionEntry, keyof EntryBase | 'type' | 'summary' | 'firstKeptEntryId'>)
   | ({ type: 'branch_summary'; parentId?: string | null } & Omit<BranchSummaryEntry, keyof EntryBase | 'type'>)
   | Omit<CompactionFailedEntry, keyof EntryBase>
+  | { type: 'permission_grant'; rule: string }
   | { type: 'label'; targetId: string; label: string | null }
   | { type: 'leaf'; targetId: string | null }
   | { type: 'session_info'; name: string | null }
@@ -154,7 +163,7 @@ export function isContentEntry(e: SessionEntry): e is ContentEntry {
   return e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary';
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed']);
+const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant']);
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
@@ -191,6 +200,9 @@ export function entryShapeError(value: unknown): string | undefined {
       return undefined;
     case 'compaction_failed':
       if (typeof e.error !== 'string' || typeof e.reason !== 'string') return 'compaction_failed without "reason"/"error"';
+      return undefined;
+    case 'permission_grant':
+      if (typeof e.rule !== 'string' || e.rule === '') return 'permission_grant without "rule"';
       return undefined;
     case 'label':
       if (typeof e.targetId !== 'string' || (e.label !== null && typeof e.label !== 'string')) return 'label without "targetId"/"label"';

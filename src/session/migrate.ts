@@ -16,6 +16,9 @@ const MIGRATIONS: Record<number, Migration> = {
   // 2 → 3: version 3 adds `branch_summary` (a tree node) and `compaction_failed`; the version-2
   // entries are valid version-3 entries.
   2: (header, entries) => ({ header: { ...header, version: 3 }, entries }),
+  // 3 → 4: version 4 adds `permission_grant` (an approval for the rest of the session); a
+  // version-3 reader would skip it as corrupt and warn. The version-3 entries are valid.
+  3: (header, entries) => ({ header: { ...header, version: 4 }, entries }),
 };
 
 export interface MigrationResult {

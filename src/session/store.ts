@@ -196,6 +196,8 @@ export class SessionStore {
       entry = { ...input, id, parentId: null, timestamp, type: 'run' };
     } else if (input.type === 'compaction_failed') {
       entry = { ...input, id, parentId: null, timestamp, type: 'compaction_failed' };
+    } else if (input.type === 'permission_grant') {
+      entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
@@ -305,6 +307,7 @@ export class SessionStore {
         break;
       case 'run':
       case 'compaction_failed':
+      case 'permission_grant':
         break;
     }
   }
