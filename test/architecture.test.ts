@@ -10,16 +10,19 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 /**
  * What each block may import, besides itself: front ends → app → agent → session/model/tools → core.
+ * Extensions (hooks, trust; later context files, skills, MCP) sit beside the agent: they plug
+ * into the registry, the app layer and the events, and only the app and front ends use them.
  * Front ends (cli/, and the ones to come) never import one another, and nothing imports them.
  */
-const BLOCKS = ['core', 'session', 'model', 'tools', 'agent', 'app'];
+const BLOCKS = ['core', 'session', 'model', 'tools', 'agent', 'extensions', 'app'];
 const ALLOWED: Record<string, readonly string[]> = {
   core: [],
   session: ['core'],
   model: ['core'],
   tools: ['core'],
   agent: ['core', 'session', 'model', 'tools'],
-  app: ['core', 'session', 'model', 'tools', 'agent'],
+  extensions: ['core', 'session', 'tools'],
+  app: ['core', 'session', 'model', 'tools', 'agent', 'extensions'],
   // Front ends: each a thin user of the app layer (and of the blocks below it).
   cli: BLOCKS,
   rpc: BLOCKS,

@@ -8,6 +8,7 @@ import type { ScriptTurn } from '../src/model/script.js';
 import type { MessageEntry, SessionEntry } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { EVENT_SCHEMA_VERSION } from '../src/core/events.js';
 
 const PKG = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -107,7 +108,7 @@ describe('cli: output modes', () => {
     });
     for (const e of events) {
       expect(typeof e.type).toBe('string');
-      expect(e.schemaVersion).toBe(2);
+      expect(e.schemaVersion).toBe(EVENT_SCHEMA_VERSION);
     }
     expect(events[0].type).toBe('run_start');
     expect(events[0]).toMatchObject({ prompt: 'read the notes', cwd, session: null });

@@ -94,7 +94,8 @@ describe('in a run', () => {
       summaryTurn('FACT: compacted mid-run'),
       { text: 'finished' },
     ], 's.json');
-    const args = ['--script', script, '--no-session', '--context-window', '4096', 'work through it'];
+    // Only read_file: the other tools' schemas would fill much of a 4,096-token window by themselves.
+    const args = ['--script', script, '--no-session', '--tools', 'read_file', '--context-window', '4096', 'work through it'];
     const text = await runCli(args, { cwd, home });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stderr).toMatch(/^mini-agent: compacted the conversation \(threshold\): \d+ entries summarized, \d+ → \d+ tokens, 1 files tracked; the originals stay in the session$/m);

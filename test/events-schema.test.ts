@@ -9,6 +9,7 @@ import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentEventType } from '../src/core/events.js';
 import { AgentEventSchema, eventJsonSchema } from '../src/core/event-schema.js';
+import { createAgent } from '../src/app/agent.js';
 import { SessionStore } from '../src/session/store.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
 import { createReadFileTool } from '../src/tools/read-file.js';
@@ -162,6 +163,27 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
     })
   ).events;
 
+  // The same call over and over: the loop guard stops the run.
+  runs.loopDetected = (
+    await scriptedRun({ cwd, loopGuard: { warnAfter: 2, stopAfter: 3 }, turns: Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })) })
+  ).events;
+
+  // A call the policy asks about (an execute tool), answered through the SDK: permission_request and permission_decision.
+  const asked = await createAgent({
+    cwd,
+    home: tempDir('mini-agent-home-'),
+    env: {},
+    session: 'memory',
+    tools: [{ ...waiter, name: 'run_it', execute: async () => ({ content: 'ran' }) }],
+    onPermissionRequest: () => 'allow',
+    script: writeScript(cwd, [{ toolCalls: [{ name: 'run_it', arguments: {} }] }, { text: 'done' }], 'asked.json'),
+  });
+  const askedEvents: AgentEvent[] = [];
+  asked.subscribe((e) => askedEvents.push(e));
+  await asked.prompt('go');
+  await asked.close();
+  runs.permissions = askedEvents;
+
   // A file-backed session with a corrupt line: run_start names the file, and a warning is emitted.
   const file = join(cwd, 'session.jsonl');
   const created = SessionStore.create(file, { cwd });
@@ -230,6 +252,8 @@ describe('events of real runs', () => {
       abortStream: 'aborted',
       abortTool: 'aborted',
       maxTurns: 'max_turns',
+      loopDetected: 'loop_detected',
+      permissions: 'completed',
       fileSession: 'completed',
     });
 

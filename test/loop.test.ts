@@ -15,6 +15,7 @@ import { ToolRegistry } from '../src/tools/registry.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
 import { createWriteNoteTool } from '../src/tools/write-note.js';
 import { scriptedRun, tempDir } from './support/helpers.js';
+import { EVENT_SCHEMA_VERSION } from '../src/core/events.js';
 
 // ---- local helpers ----
 
@@ -564,7 +565,7 @@ describe('loop: events', () => {
     ]);
 
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    for (const e of events) expect(e.schemaVersion).toBe(2);
+    for (const e of events) expect(e.schemaVersion).toBe(EVENT_SCHEMA_VERSION);
     for (let i = 1; i < events.length; i++) expect(events[i].time).toBeGreaterThanOrEqual(events[i - 1].time);
 
     const turnStarts = ofType(events, 'turn_start');

@@ -8,6 +8,7 @@ import { SessionStore } from '../src/session/store.js';
 import { projectMessages } from '../src/session/projector.js';
 import { essence, parseJsonl, runCli, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
+const BUILTIN_TOOLS = ['read_file', 'list_dir', 'grep', 'find', 'write_file', 'edit_file', 'write_note', 'bash'];
 
 const serve = servePerTest();
 
@@ -90,13 +91,13 @@ describe.each([
       const tool = body.messages.find((m: { role: string }) => m.role === 'tool');
       expect(tool).toMatchObject({ tool_call_id: 'call_r1' });
       expect(tool.content).toContain('hello world');
-      expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['read_file', 'write_note']);
+      expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(BUILTIN_TOOLS);
       expect(body.stream_options).toEqual({ include_usage: true });
     } else {
       const last = body.messages.at(-1);
       expect(last.role).toBe('user');
       expect(last.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_r1' });
-      expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_note']);
+      expect(body.tools.map((t: { name: string }) => t.name)).toEqual(BUILTIN_TOOLS);
       expect(server.requests[0].url).toBe('/v1/messages');
     }
 

@@ -14,6 +14,7 @@ import { SessionStore } from '../src/session/store.js';
 import type { ScriptTurn } from '../src/model/script.js';
 import { tempDir, writeScript } from './support/helpers.js';
 import { RpcClient, type RpcLine, type RpcResponse } from './support/rpc-client.js';
+import { EVENT_SCHEMA_VERSION } from '../src/core/events.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../docs/rpc.schema.json', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -68,7 +69,7 @@ describe('RPC mode', () => {
       { text: 'In the fork.' },
     ]);
     const state = ok(await client.send({ type: 'get_state' }));
-    expect(state).toMatchObject({ protocolVersion: 1, eventSchemaVersion: 2, running: false, model: { provider: 'scripted' } });
+    expect(state).toMatchObject({ protocolVersion: 1, eventSchemaVersion: EVENT_SCHEMA_VERSION, running: false, model: { provider: 'scripted' } });
 
     // A prompt is answered at once; its events follow; run_settled last.
     const started = ok(await client.send({ type: 'prompt', message: 'hello' }));

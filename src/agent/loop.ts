@@ -23,6 +23,8 @@ import type { ToolResult } from '../tools/tool.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
+import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
+import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -49,6 +51,8 @@ export interface LoopOptions extends TurnPolicy {
   promptItem?: QueueItem;
   /** Compaction before requests and on overflow (absent or disabled: never). */
   compaction?: CompactionConfig;
+  /** The same call repeated: a warning from `warnAfter`, the run stops at `stopAfter` (default 3 and 6). */
+  loopGuard?: LoopGuardSettings;
 }
 
 export interface RunOutcome {
@@ -108,6 +112,8 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     tools: tools.specs(),
     state: { thresholdFailed: false, overflowRetried: false },
   };
+  const repeats = new RepeatCounter();
+  const guard = opts.loopGuard ?? DEFAULT_LOOP_GUARD;
   const deliver = (items: readonly QueueItem[]) => {
     for (const item of items) emit(delivered(item, store.appendMessage(userMessage(item.text)).id));
   };
@@ -190,40 +196,56 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
         outcome,
       );
     } else {
-      await executeCalls(calls, turn, opts, signal, outcome);
+      // The loop guard: count repeats in call order; the call that reaches the limit is not run.
+      const times = calls.map((call) => repeats.see(call));
+      const stopAt = times.findIndex((n) => n >= guard.stopAfter);
+      const run = stopAt < 0 ? calls : calls.slice(0, stopAt);
+      await executeCalls(run, turn, opts, signal, outcome, (i, result) => (times[i] >= guard.warnAfter ? withWarning(result, repeatWarning(calls[i].name, times[i], guard)) : result));
+      if (stopAt >= 0) {
+        const looping = calls[stopAt];
+        const why = `the same call (${looping.name} with the same arguments) was made ${times[stopAt]} times in a row`;
+        answerAll(calls.slice(stopAt), (call) => errorResult(`Tool "${call.name}" was not run: ${why}; the run stopped (loop detected).`, { reason: 'loop_detected' }), turn, opts, outcome);
+        store.sync();
+        emit({ type: 'turn_end', turn, toolCalls: calls.length });
+        emit({ type: 'warning', message: `loop detected: ${why}; the run stopped` });
+        return finish('loop_detected');
+      }
     }
     store.sync(); // durable before anyone hears the turn ended
     emit({ type: 'turn_end', turn, toolCalls: calls.length });
   }
 }
 
-/** Runs the calls: consecutive read-only calls together, anything with side effects alone, in order. */
-async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, signal: AbortSignal, outcome: RunOutcome): Promise<void> {
+function withWarning(result: ToolResult, warning: string): ToolResult {
+  return { ...result, content: [...result.content, { type: 'text', text: `\n\n${warning}` }], details: { ...result.details, repeatWarning: true } };
+}
+
+/**
+ * Runs the calls, overlapping those that touch different things (see tool-schedule.ts), and
+ * stores the results in call order, each as soon as every earlier one is stored.
+ */
+async function executeCalls(
+  calls: ToolCall[],
+  turn: number,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  outcome: RunOutcome,
+  adjust: (index: number, result: ToolResult) => ToolResult,
+): Promise<void> {
   const done: ({ result: ToolResult; durationMs: number } | undefined)[] = new Array(calls.length);
   let stored = 0;
-  const runOne = async (i: number) => {
+  const accesses = calls.map((call) => opts.tools.access(call, opts.cwd));
+  await runScheduled(accesses, async (i) => {
     const call = calls[i];
     opts.emit(toolStart(call, turn));
     const started = performance.now();
-    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal });
-    done[i] = { result, durationMs: performance.now() - started };
-    // Results are stored in call order, each as soon as every earlier one is stored.
+    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: opts.emit });
+    done[i] = { result: adjust(i, result), durationMs: performance.now() - started };
     while (stored < calls.length && done[stored]) {
       record(calls[stored], done[stored]!.result, done[stored]!.durationMs, turn, opts, outcome);
       stored++;
     }
-  };
-  let i = 0;
-  while (i < calls.length) {
-    if (opts.tools.riskOf(calls[i].name) === 'read') {
-      let j = i;
-      while (j < calls.length && opts.tools.riskOf(calls[j].name) === 'read') j++;
-      await Promise.all(range(i, j).map(runOne));
-      i = j;
-    } else {
-      await runOne(i++);
-    }
-  }
+  });
 }
 
 /** Gives every call the same kind of error result without running it. */
@@ -268,8 +290,4 @@ function countRoles(messages: readonly Message[]) {
   const roles = { user: 0, assistant: 0, toolResult: 0 };
   for (const m of messages) roles[m.role]++;
   return roles;
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, k) => from + k);
 }

@@ -9,6 +9,7 @@ import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { compactSession, type CompactionConfig, type CompactOutcome } from './compactor.js';
 import { MessageQueue, type Inbox } from './inbox.js';
+import type { LoopGuardSettings } from './loop-guard.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { TurnPolicy } from './turn-stream.js';
@@ -23,6 +24,8 @@ export interface RunnerOptions extends TurnPolicy {
   now?: () => number;
   /** Compaction (in the loop, and `compact()`); without it the runner never compacts. */
   compaction?: CompactionConfig;
+  /** The loop guard's thresholds (default: warn at 3 repeats, stop at 6). */
+  loopGuard?: LoopGuardSettings;
 }
 
 export interface RunResult extends RunOutcome {
@@ -228,6 +231,7 @@ export class SessionRunner {
         inbox,
         promptItem,
         compaction: this.opts.compaction,
+        loopGuard: this.opts.loopGuard,
       });
       this.warned = true;
     } catch (err) {

@@ -6,19 +6,20 @@ import { resolve } from 'node:path';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
-import { uncompact } from '../session/compaction-plan.js';
 import { projectMessages } from '../session/projector.js';
-import { resolveEntry } from '../session/resolve.js';
-import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
-import { treeJson } from '../session/tree-json.js';
-import { compactionSettings, modelSummarizer, summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
+import { compactionSettings, modelSummarizer, type CompactionConfig } from '../agent/compactor.js';
 import { SessionRunner, type RunResult } from '../agent/runner.js';
+import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
+import { isTrusted } from '../extensions/trust.js';
+import { parseRule, type PermissionRule } from '../tools/permissions.js';
+import type { ToolHooks } from '../tools/registry.js';
 import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
+import { permissionGate } from './permission-gate.js';
 import { AgentError } from './errors.js';
-import { exportText, writeExport } from './export.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
+import { sessionHandle, type HandleHost } from './session-handle.js';
 import { createToolRegistry } from './tools.js';
 import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
 
@@ -29,15 +30,29 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
   const resolved = resolveFor(options, cwd, env);
+  const hooks = await loadHooks(resolved.config.hooks, { trusted: options.trustWorkspace === true || isTrusted(cwd, env), cwd });
   const model = options.modelAdapter ?? (await createModel({ script: options.script, record: options.record, cwd }, resolved));
   const opened = openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
-  return new AgentImpl(options, cwd, env, resolved, model, opened);
+  return new AgentImpl(options, cwd, env, resolved, model, opened, hooks);
 }
 
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
 export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
   const o = { ...options, ...over };
-  const flags = { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey, maxTurns: o.maxTurns, compact: o.compact, contextWindow: o.contextWindow };
+  const flags = {
+    provider: o.provider,
+    model: o.model,
+    baseUrl: o.baseUrl,
+    apiKey: o.apiKey,
+    maxTurns: o.maxTurns,
+    compact: o.compact,
+    contextWindow: o.contextWindow,
+    allowPaths: o.allowPaths,
+    yes: o.yes,
+    approve: o.approve,
+    tools: o.enabledTools,
+    bashTimeout: o.bashTimeout,
+  };
   try {
     return loadConfig(cwd, env, flags);
   } catch (err) {
@@ -57,6 +72,8 @@ class AgentImpl implements Agent {
   private generation = 0;
   private handle!: AgentSessionHandle;
   private closed = false;
+  /** "Always" approvals of the current session (permission_grant entries). */
+  private grants: PermissionRule[] = [];
 
   constructor(
     private readonly options: CreateAgentOptions,
@@ -65,12 +82,49 @@ class AgentImpl implements Agent {
     private resolved: Resolved,
     private modelAdapter: ModelAdapter,
     opened: OpenedSession,
+    private readonly loaded: LoadedHooks,
   ) {
     this.opened = opened;
     this.notes = [...opened.notes];
-    this.warnings = resolved.warnings ?? [];
-    this.tools = createToolRegistry({ tools: options.tools, extraTools: options.extraTools, readOnly: options.readOnly, permission: options.hooks?.permission });
+    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings];
+    this.tools = this.createTools();
     this.attach();
+  }
+
+  /** The tools, behind the permission gate and the hooks (config hooks first, then the SDK's). */
+  private createTools() {
+    const c = this.resolved.config;
+    const o = this.options;
+    const sdk: ToolHooks[] = o.hooks?.beforeToolCall || o.hooks?.afterToolCall ? [{ name: 'the SDK hooks', beforeToolCall: o.hooks.beforeToolCall, afterToolCall: o.hooks.afterToolCall }] : [];
+    return createToolRegistry({
+      tools: o.tools,
+      extraTools: o.extraTools,
+      enabled: c.tools,
+      allowedPaths: c.allowPaths,
+      parallelExecute: c.bash.parallel,
+      hooks: [...this.loaded.tools, ...sdk],
+      bash: c.bash,
+      secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
+      env: this.env,
+      outputDir: () => (this.store.file ? this.store.file.replace(/\.jsonl$/, '') + '.outputs' : undefined),
+      permission: permissionGate({
+        policy: c.permissions,
+        approveAll: c.approveAll,
+        approvals: () => [...c.approvals, ...this.grants],
+        readOnly: o.readOnly === true,
+        ask: o.onPermissionRequest,
+        grant: (rule) => this.grant(rule),
+        check: o.hooks?.permission,
+      }),
+    });
+  }
+
+  /** Records an "always" answer: in the session file (it survives a resume) and for the calls to come. */
+  private grant(text: string): void {
+    const rule = parseRule(text, `session grant (${this.store.id})`);
+    this.store.append({ type: 'permission_grant', rule: rule.text });
+    this.store.sync();
+    this.grants.push(rule);
   }
 
   get config(): EffectiveConfig {
@@ -219,6 +273,10 @@ class AgentImpl implements Agent {
   /** A runner for the current session and model; a new session also gets a new handle (old ones go stale). */
   private attach(newSession = true): void {
     const c = this.resolved.config;
+    if (newSession) {
+      const source = `session grant (${this.store.id})`;
+      this.grants = this.store.entries().flatMap((e) => (e.type === 'permission_grant' ? [parseRule(e.rule, source)] : []));
+    }
     this.runner = new SessionRunner({
       store: this.store,
       model: this.modelAdapter,
@@ -229,8 +287,17 @@ class AgentImpl implements Agent {
       idleTimeoutMs: c.idleTimeoutMs,
       systemPrompt: this.options.systemPrompt,
       compaction: this.compactionConfig(),
+      loopGuard: c.loopGuard,
     });
+    const listeners = [...this.loaded.listeners, ...(this.options.hooks?.onEvent ? [this.options.hooks.onEvent] : [])];
     this.runner.subscribe((event) => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (err) {
+          this.listenerErrors.push(err);
+        }
+      }
       for (const listener of this.listeners) {
         try {
           listener(event);
@@ -239,7 +306,7 @@ class AgentImpl implements Agent {
         }
       }
     });
-    if (newSession) this.handle = this.makeHandle(++this.generation);
+    if (newSession) this.handle = sessionHandle(this.handleHost(), ++this.generation);
   }
 
   /** Compaction with the session's own model as the summarizer. */
@@ -250,6 +317,23 @@ class AgentImpl implements Agent {
       settings: compactionSettings(c.contextWindow, c.compaction),
       summarize: modelSummarizer(this.modelAdapter),
       model: `${this.modelAdapter.provider}/${this.modelAdapter.model}`,
+    };
+  }
+
+  /** What the session handles use of this agent. */
+  private handleHost(): HandleHost {
+    return {
+      cwd: this.cwd,
+      store: () => this.store,
+      generation: () => this.generation,
+      check: () => this.check(),
+      idleOnly: (what) => this.idleOnly(what),
+      fork: (store, entryId) => {
+        this.replaceSession(forkInto(store, entryId, this.cwd, this.env));
+        return this.handle;
+      },
+      exclusive: (task) => this.runner.exclusive(task),
+      compactionConfig: () => this.compactionConfig(),
     };
   }
 
@@ -264,80 +348,6 @@ class AgentImpl implements Agent {
   private release(opened: OpenedSession): void {
     opened.store.close();
     opened.lock?.release();
-  }
-
-  private makeHandle(generation: number): AgentSessionHandle {
-    const store = this.store;
-    const agent = this;
-    const live = (what: string) => {
-      agent.check();
-      if (generation !== agent.generation) {
-        throw new AgentError('stale_session', `this handle is for session ${store.id}, but the agent has switched to session ${agent.store.id}; use agent.session`);
-      }
-      if (what !== 'read') agent.idleOnly(what);
-    };
-    return {
-      id: store.id,
-      file: store.file,
-      get name() {
-        return store.name;
-      },
-      warnings: store.warnings,
-      tree() {
-        live('read');
-        return treeJson(store, sessionStats(store));
-      },
-      stats() {
-        live('read');
-        return sessionStats(store);
-      },
-      branch(entry) {
-        live('branch');
-        const id = resolveEntry(store, entry);
-        store.checkout(id);
-        store.sync();
-        return id;
-      },
-      fork(entry) {
-        live('fork');
-        const id = resolveEntry(store, entry);
-        agent.replaceSession(forkInto(store, id, agent.cwd, agent.env));
-        return agent.handle;
-      },
-      label(entry, label) {
-        live('label');
-        if (label !== null && label.trim() === '') throw new AgentError('invalid_argument', 'a label must not be empty; pass null to clear it');
-        const id = resolveEntry(store, entry);
-        store.append({ type: 'label', targetId: id, label });
-        store.sync();
-        return id;
-      },
-      setName(name) {
-        live('rename the session');
-        const clean = name === null ? null : name.trim() || null;
-        store.append({ type: 'session_info', name: clean });
-        store.sync();
-      },
-      async branchWithSummary(entry) {
-        live('branch');
-        const id = resolveEntry(store, entry);
-        return agent.runner.exclusive(() => summarizeBranch({ store, config: agent.compactionConfig(), targetId: id, cwd: agent.cwd, signal: new AbortController().signal }));
-      },
-      uncompact() {
-        live('uncompact');
-        const undone = uncompact(store);
-        if (!undone) throw new AgentError('invalid_argument', `session ${store.id} has no compaction on its active path`);
-        return undone.leafId ?? '(before the first entry)';
-      },
-      export(format, file) {
-        live('read');
-        const text = exportText(store, format);
-        if (file === undefined) return text;
-        const target = resolve(agent.cwd, file);
-        writeExport(target, text);
-        return target;
-      },
-    };
   }
 }
 

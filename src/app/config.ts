@@ -2,9 +2,12 @@
 // user config ($MINI_AGENT_HOME/config.json) > provider preset > defaults. Nested keys merge
 // deeply; an empty string counts as set. Every effective value remembers where it came from.
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DEFAULT_LOOP_GUARD, type LoopGuardSettings } from '../agent/loop-guard.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { isPlainObject, UsageError } from '../core/types.js';
+import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
+import { checkConfig } from './config-check.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
@@ -34,6 +37,24 @@ export interface ConfigFile {
   retry?: Partial<RetryPolicy>;
   models?: Record<string, ModelOverride>;
   compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
+  bash?: { timeoutSeconds?: number; maxTimeoutSeconds?: number; envAllowlist?: string[]; parallel?: boolean };
+  /** Rules `TOOL` or `TOOL(PATTERN)`; the lists of every config file add up (a project cannot drop a user's deny rule). */
+  permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
+  /** ES modules with tool hooks; relative paths start at the folder of the config file. Project hooks need a trusted workspace. */
+  hooks?: string[];
+  /** Folders outside the workspace that file tools may use (relative: to the workspace). */
+  allowPaths?: string[];
+  /** The tools that are on (default: all built-in tools). */
+  tools?: string[];
+  loopGuard?: { warnAfter?: number; stopAfter?: number };
+}
+
+/** A hook module to load, and whose config listed it. */
+export interface HookSpec {
+  path: string;
+  /** `project` hooks run only in a trusted workspace. */
+  scope: 'user' | 'project';
+  source: string;
 }
 
 export interface EffectiveConfig {
@@ -53,6 +74,19 @@ export interface EffectiveConfig {
   pricing: Pricing;
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
+  bash: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: string[]; parallel: boolean };
+  /** The rules of every config file, each with its source. */
+  permissions: PermissionPolicy;
+  /** --yes: every call the policy would ask about is approved (deny rules still hold). */
+  approveAll: boolean;
+  /** --approve RULE: calls the policy would ask about that these rules cover are approved. */
+  approvals: PermissionRule[];
+  hooks: HookSpec[];
+  /** Absolute folders outside the workspace that file tools may use (config and --allow-path). */
+  allowPaths: string[];
+  /** The tools that are on, or null for all. */
+  tools: string[] | null;
+  loopGuard: LoopGuardSettings;
 }
 
 export interface Resolved {
@@ -74,11 +108,23 @@ export interface ConfigFlags {
   compact?: boolean;
   /** --context-window N: the model's window for this run. */
   contextWindow?: number;
+  /** --allow-path DIR (repeatable). */
+  allowPaths?: string[];
+  /** --yes. */
+  yes?: boolean;
+  /** --approve RULE (repeatable). */
+  approve?: string[];
+  /** --tools LIST. */
+  tools?: string[];
+  /** --bash-timeout SECONDS. */
+  bashTimeout?: number;
 }
 
 export interface ConfigInputs {
   flags: ConfigFlags;
   env: NodeJS.ProcessEnv;
+  /** The workspace (relative allowPaths start there); default: the current directory. */
+  cwd?: string;
   project?: { file: string; data: ConfigFile };
   user?: { file: string; data: ConfigFile };
 }
@@ -174,6 +220,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
+    ...toolSettings(inputs, v, sources),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);
@@ -195,6 +242,55 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
   return { config: result, sources };
 }
 
+/**
+ * The tool settings: bash, permissions, hooks, allowed folders, the tool list and the loop guard.
+ * Lists that protect (permission rules, the env allowlist, allowed folders, hooks) add up across
+ * the config files, each entry keeping its source; scalars follow the usual precedence.
+ */
+function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources: Record<string, string>) {
+  const { flags } = inputs;
+  const cwd = resolve(inputs.cwd ?? process.cwd());
+  const files = [
+    ...(inputs.user ? [{ scope: 'user' as const, ...inputs.user, base: agentHome(inputs.env) }] : []),
+    ...(inputs.project ? [{ scope: 'project' as const, ...inputs.project, base: join(cwd, '.mini-agent') }] : []),
+  ];
+  const label = (f: (typeof files)[number]) => `${f.scope} config ${f.file}`;
+  const bash = (isPlainObject(v.bash) ? v.bash : {}) as { timeoutSeconds?: number; maxTimeoutSeconds?: number; parallel?: boolean };
+  const timeoutSeconds = flags.bashTimeout ?? bash.timeoutSeconds ?? 120;
+  if (flags.bashTimeout !== undefined) sources['bash.timeoutSeconds'] = 'flag --bash-timeout';
+  sources['bash.timeoutSeconds'] ??= 'default';
+  const maxTimeoutSeconds = Math.max(bash.maxTimeoutSeconds ?? 600, timeoutSeconds);
+  sources['bash.maxTimeoutSeconds'] ??= 'default';
+  sources['bash.parallel'] ??= 'default';
+  const permissions: PermissionPolicy = { allow: [], ask: [], deny: [] };
+  for (const f of files) {
+    for (const level of ['allow', 'ask', 'deny'] as const) {
+      for (const text of f.data.permissions?.[level] ?? []) permissions[level].push(parseRule(text, label(f)));
+    }
+  }
+  const allowPaths = [
+    ...files.flatMap((f) => (f.data.allowPaths ?? []).map((p) => resolve(cwd, p))),
+    ...(flags.allowPaths ?? []).map((p) => resolve(cwd, p)),
+  ];
+  const tools = flags.tools ?? (Array.isArray(v.tools) ? (v.tools as string[]) : null);
+  if (flags.tools) sources.tools = 'flag --tools';
+  const loop = (isPlainObject(v.loopGuard) ? v.loopGuard : {}) as Partial<LoopGuardSettings>;
+  const loopGuard = { ...DEFAULT_LOOP_GUARD, ...loop };
+  if (loopGuard.warnAfter >= loopGuard.stopAfter) {
+    throw new UsageError(`loopGuard.warnAfter (${loopGuard.warnAfter}) must be smaller than loopGuard.stopAfter (${loopGuard.stopAfter})`);
+  }
+  return {
+    bash: { timeoutSeconds, maxTimeoutSeconds, envAllowlist: [...new Set(files.flatMap((f) => f.data.bash?.envAllowlist ?? []))], parallel: bash.parallel === true },
+    permissions,
+    approveAll: flags.yes === true,
+    approvals: (flags.approve ?? []).map((text) => parseRule(text, 'flag --approve')),
+    hooks: files.flatMap((f) => (f.data.hooks ?? []).map((p) => ({ path: resolve(f.base, p), scope: f.scope, source: label(f) }))),
+    allowPaths: [...new Set(allowPaths)],
+    tools,
+    loopGuard,
+  };
+}
+
 /** Reads a config file; a missing file is fine, a malformed one is a usage error naming it. */
 export function readConfigFile(file: string): ConfigFile | undefined {
   let text: string;
@@ -214,52 +310,6 @@ export function readConfigFile(file: string): ConfigFile | undefined {
   return data as ConfigFile;
 }
 
-function checkConfig(data: unknown, file: string): void {
-  const fail = (key: string, what: string): never => {
-    throw new UsageError(`${file}: "${key}" ${what}`);
-  };
-  if (!isPlainObject(data)) fail('(top level)', 'must be a JSON object');
-  const d = data as Record<string, unknown>;
-  const known = ['provider', 'model', 'baseUrl', 'apiKey', 'maxTurns', 'timeoutMs', 'idleTimeoutMs', 'retry', 'models', 'compaction'];
-  for (const k of Object.keys(d)) if (!known.includes(k)) fail(k, `is not a known setting (known: ${known.join(', ')})`);
-  for (const k of ['provider', 'model', 'baseUrl', 'apiKey']) if (d[k] !== undefined && typeof d[k] !== 'string') fail(k, 'must be a string');
-  for (const k of ['maxTurns', 'timeoutMs', 'idleTimeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
-  if (d.retry !== undefined) {
-    if (!isPlainObject(d.retry)) fail('retry', 'must be an object');
-    for (const [k, val] of Object.entries(d.retry as object)) {
-      if (!['maxRetries', 'baseDelayMs', 'maxDelayMs'].includes(k)) fail(`retry.${k}`, 'is not a known setting (maxRetries, baseDelayMs, maxDelayMs)');
-      if (!(Number.isInteger(val) && val >= 0)) fail(`retry.${k}`, 'must be a whole number >= 0');
-    }
-  }
-  if (d.compaction !== undefined) {
-    if (!isPlainObject(d.compaction)) fail('compaction', 'must be an object');
-    for (const [k, val] of Object.entries(d.compaction as object)) {
-      if (k === 'enabled') {
-        if (typeof val !== 'boolean') fail('compaction.enabled', 'must be true or false');
-      } else if (k === 'reserveTokens' || k === 'keepRecentTokens') {
-        if (!(Number.isInteger(val) && val > 0)) fail(`compaction.${k}`, 'must be a whole number > 0');
-      } else fail(`compaction.${k}`, 'is not a known setting (enabled, reserveTokens, keepRecentTokens)');
-    }
-  }
-  if (d.models !== undefined) {
-    if (!isPlainObject(d.models)) fail('models', 'must be an object of model id → settings');
-    for (const [id, m] of Object.entries(d.models as object)) {
-      if (!isPlainObject(m)) fail(`models.${id}`, 'must be an object');
-      for (const [k, val] of Object.entries(m as object)) {
-        if (k === 'pricing') {
-          if (!isPlainObject(val)) fail(`models.${id}.pricing`, 'must be an object');
-          for (const [pk, pv] of Object.entries(val as object)) {
-            if (!['input', 'output', 'cacheRead', 'cacheWrite'].includes(pk)) fail(`models.${id}.pricing.${pk}`, 'is not a known price (input, output, cacheRead, cacheWrite)');
-            if (typeof pv !== 'number' || pv < 0) fail(`models.${id}.pricing.${pk}`, 'must be a number >= 0 (US$ per million tokens)');
-          }
-        } else if (k === 'contextWindow' || k === 'maxOutputTokens') {
-          if (!(Number.isInteger(val) && val > 0)) fail(`models.${id}.${k}`, 'must be a whole number > 0');
-        } else fail(`models.${id}.${k}`, 'is not a known setting (contextWindow, maxOutputTokens, pricing)');
-      }
-    }
-  }
-}
-
 /** Loads both config files and resolves everything. */
 export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInputs['flags']): Resolved {
   const userFile = join(agentHome(env), 'config.json');
@@ -269,6 +319,7 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInp
   const resolved = resolveConfig({
     flags,
     env,
+    cwd,
     user: user ? { file: userFile, data: user } : undefined,
     project: project ? { file: projectFile, data: project } : undefined,
   });
@@ -316,6 +367,21 @@ export function showConfig(resolved: Resolved): Array<{ key: string; value: unkn
     { key: 'compaction.reserveTokens', value: c.compaction.reserveTokens, source: s['compaction.reserveTokens'] },
     { key: 'compaction.keepRecentTokens', value: c.compaction.keepRecentTokens, source: s['compaction.keepRecentTokens'] },
     { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
+    { key: 'bash.timeoutSeconds', value: c.bash.timeoutSeconds, source: s['bash.timeoutSeconds'] },
+    { key: 'bash.maxTimeoutSeconds', value: c.bash.maxTimeoutSeconds, source: s['bash.maxTimeoutSeconds'] },
+    { key: 'bash.envAllowlist', value: c.bash.envAllowlist.join(', ') || '(none)', source: 'all config files' },
+    { key: 'bash.parallel', value: c.bash.parallel, source: s['bash.parallel'] },
+    ...(['allow', 'ask', 'deny'] as const).map((level) => ({
+      key: `permissions.${level}`,
+      value: c.permissions[level].map((r) => r.text).join(', ') || '(none)',
+      source: [...new Set(c.permissions[level].map((r) => r.source))].join('; ') || 'none set',
+    })),
+    { key: 'approve', value: c.approveAll ? 'every ask (--yes)' : c.approvals.map((r) => r.text).join(', ') || '(none)', source: c.approveAll ? 'flag --yes' : c.approvals.length ? 'flag --approve' : 'none set' },
+    { key: 'hooks', value: c.hooks.map((h) => h.path).join(', ') || '(none)', source: [...new Set(c.hooks.map((h) => h.source))].join('; ') || 'none set' },
+    { key: 'allowPaths', value: c.allowPaths.join(', ') || '(none)', source: 'config files and --allow-path' },
+    { key: 'tools', value: c.tools ? c.tools.join(', ') : '(all)', source: s.tools ?? (c.tools ? 'config' : 'default') },
+    { key: 'loopGuard.warnAfter', value: c.loopGuard.warnAfter, source: s['loopGuard.warnAfter'] ?? 'default' },
+    { key: 'loopGuard.stopAfter', value: c.loopGuard.stopAfter, source: s['loopGuard.stopAfter'] ?? 'default' },
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });

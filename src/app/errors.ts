@@ -15,7 +15,9 @@ export type AgentErrorKind =
   /** An argument is wrong (an empty prompt, an unknown format). */
   | 'invalid_argument'
   /** A compaction or branch summary could not be made; nothing was summarized or lost. */
-  | 'compaction_failed';
+  | 'compaction_failed'
+  /** Nothing by that name or id (a permission request that is not waiting). */
+  | 'not_found';
 
 export class AgentError extends UsageError {
   constructor(

@@ -22,6 +22,12 @@ export const AGENT_FLAGS = {
   'read-only': { type: 'boolean', default: false },
   'no-compact': { type: 'boolean', default: false },
   'context-window': { type: 'string' },
+  'allow-path': { type: 'string', multiple: true },
+  yes: { type: 'boolean', short: 'y', default: false },
+  approve: { type: 'string', multiple: true },
+  tools: { type: 'string' },
+  'bash-timeout': { type: 'string' },
+  'trust-workspace': { type: 'boolean', default: false },
 } as const;
 
 /** Help lines for the shared flags, by section. */
@@ -44,6 +50,14 @@ export const AGENT_FLAGS_HELP = {
   --read-only         deny tools that change anything (only read-only tools run)
   --no-compact        never compact automatically (not even when the context overflows)
   --context-window N  the model's context window in tokens, for this run (compaction is relative to it)`,
+  permissions: `Tools and permissions (RULE: TOOL or TOOL(PATTERN), e.g. bash(git status*), write_file(docs/**)):
+  --tools LIST        the tools that are on, comma-separated (default: all: read_file, list_dir, grep, find,
+                      write_file, edit_file, write_note, bash)
+  --allow-path DIR    let file tools use DIR outside the workspace too (repeatable)
+  -y, --yes           approve every call the policy would ask about (deny rules still hold)
+  --approve RULE      approve the calls RULE covers (repeatable), e.g. --approve 'bash(npm test)'
+  --bash-timeout S    bash's default timeout in seconds (default 120)
+  --trust-workspace   load this workspace's own hooks (.mini-agent/config.json) for this run`,
 };
 
 /** What the shared flags say, as agent options. */
@@ -59,12 +73,19 @@ export interface AgentFlags {
   /** false: --no-compact. */
   compact?: boolean;
   contextWindow?: number;
+  allowPaths?: string[];
+  yes?: boolean;
+  approve?: string[];
+  enabledTools?: string[];
+  bashTimeout?: number;
+  trustWorkspace?: boolean;
   session: SessionChoice;
   branch?: string;
   fork?: string;
 }
 
-type Values = { [K in keyof typeof AGENT_FLAGS]?: (typeof AGENT_FLAGS)[K]['type'] extends 'string' ? string : boolean };
+type FlagValue<F> = F extends { multiple: true } ? string[] : F extends { type: 'string' } ? string : boolean;
+type Values = { [K in keyof typeof AGENT_FLAGS]?: FlagValue<(typeof AGENT_FLAGS)[K]> };
 
 /** Checks the shared flags (throws UsageError naming the problem) and turns them into agent options. */
 export function agentFlagsFrom(v: Values): AgentFlags {
@@ -89,6 +110,19 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens >= 1024, got "${v['context-window']}"`);
     contextWindow = n;
   }
+  let bashTimeout: number | undefined;
+  if (v['bash-timeout'] !== undefined) {
+    const n = Number(v['bash-timeout']);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--bash-timeout must be a whole number of seconds >= 1, got "${v['bash-timeout']}"`);
+    bashTimeout = n;
+  }
+  let enabledTools: string[] | undefined;
+  if (v.tools !== undefined) {
+    enabledTools = v.tools.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (enabledTools.length === 0) throw new UsageError('--tools needs a comma-separated list of tool names, e.g. --tools read_file,grep');
+  }
+  for (const p of v['allow-path'] ?? []) if (p.trim() === '') throw new UsageError('--allow-path needs a folder');
+  for (const r of v.approve ?? []) if (r.trim() === '') throw new UsageError("--approve needs a rule, e.g. --approve 'bash(npm test)'");
   const session: SessionChoice = v['no-session']
     ? 'memory'
     : v.session !== undefined
@@ -109,6 +143,12 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     readOnly: v['read-only'] ?? false,
     ...(v['no-compact'] ? { compact: false } : {}),
     contextWindow,
+    ...(v['allow-path']?.length ? { allowPaths: v['allow-path'] } : {}),
+    ...(v.yes ? { yes: true } : {}),
+    ...(v.approve?.length ? { approve: v.approve } : {}),
+    ...(enabledTools ? { enabledTools } : {}),
+    ...(bashTimeout !== undefined ? { bashTimeout } : {}),
+    ...(v['trust-workspace'] ? { trustWorkspace: true } : {}),
     session,
     branch: v.branch,
     fork: v.fork,

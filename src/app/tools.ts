@@ -1,33 +1,72 @@
-// The tool set of an agent: the built-in tools (or the caller's own), extra tools, and the
-// permission policy (read-only, and the caller's hook) in front of them.
-import { ToolRegistry, type PermissionCheck } from '../tools/registry.js';
+// The tool set of an agent: the built-in tools (or the caller's own), extra tools, the ones that
+// are on (--tools), and in front of them the permission gate and the hooks.
+import { createBashTool } from '../tools/bash.js';
+import { createEditFileTool } from '../tools/edit-file.js';
+import { PathQueue } from '../tools/file-io.js';
+import { createFindTool } from '../tools/find.js';
+import { createGrepTool } from '../tools/grep.js';
+import { createListDirTool } from '../tools/list-dir.js';
 import { createReadFileTool } from '../tools/read-file.js';
+import { ToolRegistry, type PermissionCheck, type ToolHooks } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { createWriteFileTool } from '../tools/write-file.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
+import { UsageError } from '../core/types.js';
 
-export interface ToolOptions {
+export interface BuiltinToolOptions {
+  bash?: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: readonly string[] };
+  /** Variables that hold secrets beyond the usual names (the provider's key variable). */
+  secretEnvNames?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** Where bash keeps full outputs: the session's own folder (undefined: a private temp folder). */
+  outputDir?: () => string | undefined;
+}
+
+/** Every built-in tool. The tools that write files share one queue, so writes to a path never interleave. */
+export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
+  const queue = new PathQueue();
+  return [
+    createReadFileTool(),
+    createListDirTool(),
+    createGrepTool(),
+    createFindTool(),
+    createWriteFileTool({ queue }),
+    createEditFileTool({ queue }),
+    createWriteNoteTool(undefined, queue),
+    createBashTool({
+      timeoutSeconds: opts.bash?.timeoutSeconds,
+      maxTimeoutSeconds: opts.bash?.maxTimeoutSeconds,
+      envAllowlist: opts.bash?.envAllowlist ? [...opts.bash.envAllowlist] : undefined,
+      secretEnvNames: opts.secretEnvNames ? [...opts.secretEnvNames] : undefined,
+      env: opts.env,
+      outputDir: opts.outputDir,
+    }),
+  ];
+}
+
+export interface ToolOptions extends BuiltinToolOptions {
   /** Replaces the built-in tools. */
   tools?: readonly ToolDefinition[];
   /** Added to the built-in tools (or to `tools`). */
   extraTools?: readonly ToolDefinition[];
-  /** Deny every tool that is not read-only. */
-  readOnly?: boolean;
-  /** Asked before every tool call that the read-only policy allows. */
+  /** Only these tools are on (by name); unknown names are a usage error. */
+  enabled?: readonly string[] | null;
+  /** The permission gate in front of every call. */
   permission?: PermissionCheck;
-}
-
-export function builtinTools(): ToolDefinition[] {
-  return [createReadFileTool(), createWriteNoteTool()];
+  hooks?: readonly ToolHooks[];
+  allowedPaths?: readonly string[];
+  /** bash may run beside other calls (config bash.parallel). */
+  parallelExecute?: boolean;
 }
 
 export function createToolRegistry(opts: ToolOptions): ToolRegistry {
-  const hook = opts.permission;
-  const permission: PermissionCheck | undefined =
-    opts.readOnly || hook
-      ? (call, tool) => {
-          if (opts.readOnly && tool.risk !== 'read') return { allow: false, reason: 'mini-agent runs read-only; this tool changes files' };
-          return hook ? hook(call, tool) : { allow: true };
-        }
-      : undefined;
-  return new ToolRegistry([...(opts.tools ?? builtinTools()), ...(opts.extraTools ?? [])], { permission });
+  let tools = [...(opts.tools ?? builtinTools(opts)), ...(opts.extraTools ?? [])];
+  if (opts.enabled) {
+    const known = new Set(tools.map((t) => t.name));
+    const unknown = opts.enabled.filter((n) => !known.has(n));
+    if (unknown.length > 0) throw new UsageError(`unknown tool${unknown.length > 1 ? 's' : ''} in the tool list: ${unknown.join(', ')} (the tools are ${[...known].join(', ')})`);
+    const on = new Set(opts.enabled);
+    tools = tools.filter((t) => on.has(t.name));
+  }
+  return new ToolRegistry(tools, { permission: opts.permission, hooks: opts.hooks, allowedPaths: opts.allowedPaths, parallelExecute: opts.parallelExecute });
 }

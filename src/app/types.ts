@@ -5,17 +5,27 @@ import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { RunResult } from '../agent/runner.js';
 import type { TreeJson } from '../session/tree-json.js';
+import type { EventListener as Listener } from '../core/events.js';
+import type { BeforeToolCallResult, HookCall, HookContext, HookResult } from '../tools/hook-runner.js';
 import type { PermissionCheck } from '../tools/registry.js';
+import type { PermissionAsker, PermissionReply, PermissionRequest } from './permission-gate.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
 
-export type { ExportFormat, RunResult, SessionChoice };
+export type { BeforeToolCallResult, ExportFormat, HookCall, HookContext, HookResult, PermissionReply, PermissionRequest, RunResult, SessionChoice };
 
+/** In-process hooks (no trust needed: they are the SDK user's own code). */
 export interface AgentHooks {
-  /** Asked before every tool call (after the read-only policy): allow, or deny with a reason the model sees. */
+  /** Asked after the permission policy allowed a call: allow, or deny with a reason the model sees. */
   permission?: PermissionCheck;
+  /** Before each tool call (after the config's hooks): allow (return nothing), block with a reason, or rewrite the arguments. */
+  beforeToolCall?(call: HookCall, ctx: HookContext): BeforeToolCallResult | void | Promise<BeforeToolCallResult | void>;
+  /** After each tool call: return a patched result, or nothing to keep it. */
+  afterToolCall?(call: HookCall, result: HookResult, ctx: HookContext): HookResult | void | Promise<HookResult | void>;
+  /** Every event of every run (like subscribe). */
+  onEvent?: Listener;
 }
 
 export interface CreateAgentOptions {
@@ -43,6 +53,24 @@ export interface CreateAgentOptions {
   extraTools?: readonly ToolDefinition[];
   /** Deny every tool that changes something. */
   readOnly?: boolean;
+  /** Only these tools are on (by name), e.g. ['read_file', 'grep'] (`--tools`). */
+  enabledTools?: string[];
+  /** Folders outside the workspace that file tools may use too (`--allow-path`). */
+  allowPaths?: string[];
+  /** Approve every call the permission policy would ask about (`--yes`); deny rules still hold. */
+  yes?: boolean;
+  /** Approve the calls these rules cover, e.g. 'bash(npm test)' (`--approve`). */
+  approve?: string[];
+  /** bash's default timeout in seconds (`--bash-timeout`). */
+  bashTimeout?: number;
+  /** Load the workspace's own hooks (from .mini-agent/config.json) without `mini-agent trust` (`--trust-workspace`). */
+  trustWorkspace?: boolean;
+  /**
+   * Answers calls that need approval (the policy said "ask"): 'allow', 'deny', or 'always' (allow,
+   * and grant the rule for the rest of the session; stored in the session file). Without it, such
+   * calls are refused unless approved by `yes`, `approve` or the config.
+   */
+  onPermissionRequest?: PermissionAsker;
   /** Which session to work in (default 'new'). */
   session?: SessionChoice;
   /** Continue from this entry of the chosen session (id, prefix or label): a new branch. */

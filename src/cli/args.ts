@@ -15,6 +15,7 @@ export const USAGE = `Usage:
   mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent trace FILE              print a readable account of a --trace file
+  mini-agent trust [DIR]             trust a workspace (default: this one): its own hooks may run
   mini-agent eval memory [--rounds N] [--json]      memory-loss probe: compact a long session N times
                                                     (default 3) with the model, print the facts kept
 
@@ -23,6 +24,8 @@ ${AGENT_FLAGS_HELP.sessions}
 
 ${AGENT_FLAGS_HELP.model}
   --show-config       print the effective configuration and where each value comes from
+
+${AGENT_FLAGS_HELP.permissions}
 
 Options:
 ${AGENT_FLAGS_HELP.tools.replace('(default 50)', '(default 50; exit code 3)')}
@@ -40,7 +43,8 @@ Environment:
 Config: flags > environment > .mini-agent/config.json > $MINI_AGENT_HOME/config.json > defaults
 
 Exit codes: 0 completed, 1 model/runtime error, 2 usage error, 3 stopped by a limit,
-4 the model refused, 130 aborted by SIGINT, 143 aborted by SIGTERM.`;
+4 the model refused, 5 loop detected (the same tool call over and over), 130 aborted by SIGINT,
+143 aborted by SIGTERM.`;
 
 export interface RunArgs {
   command: 'run';
@@ -64,6 +68,7 @@ export type CliArgs =
   | { command: 'name'; session: string; name: string }
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean }
+  | { command: 'trust'; dir?: string }
   | { command: 'compact'; session?: string; focus?: string; agent: AgentFlags }
   | { command: 'uncompact'; session?: string }
   | { command: 'eval'; suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean };
@@ -104,6 +109,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub === 'trace') {
     if (rest.length !== 1) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
     return { command: 'trace', file: rest[0], verbose: v.verbose };
+  }
+  if (sub === 'trust') {
+    if (rest.length > 1) throw new UsageError('usage: mini-agent trust [DIR]');
+    return { command: 'trust', dir: rest[0] };
   }
   if (sub === 'sessions') {
     if (rest.length !== 0) throw new UsageError('sessions takes no arguments: mini-agent sessions [--all] [--json]');

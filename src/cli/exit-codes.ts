@@ -10,6 +10,8 @@ export const EXIT = {
   limit: 3,
   /** The model refused, or the provider's content filter stopped the response. */
   refused: 4,
+  /** The loop guard stopped the run: the same tool call, with the same arguments, over and over. */
+  loopDetected: 5,
   /** Aborted by SIGINT (Ctrl-C): 128 + 2. */
   sigint: 130,
   /** Aborted by SIGTERM: 128 + 15. */

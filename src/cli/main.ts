@@ -58,6 +58,10 @@ async function dispatch(args: CliArgs): Promise<number> {
       const { exportCommand } = await import('./export-command.js');
       return exportCommand(args);
     }
+    case 'trust': {
+      const { trustCommand } = await import('./trust-command.js');
+      return trustCommand(args);
+    }
     case 'trace': {
       const { traceCommand } = await import('./trace.js');
       return traceCommand(args);

@@ -10,6 +10,7 @@ import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.
 import { openPrivateFile } from '../session/private-fs.js';
 import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
+import { terminalAsker } from './ask-permission.js';
 import { EXIT } from './exit-codes.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
@@ -21,7 +22,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, cwd);
   const prompt = args.prompt ?? (args.summarizeLeft ? undefined : await readPromptFromStdin());
   // --summarize-left: the branch is taken after the agent is up (the summary needs the model).
-  const agent = await createAgent({ cwd, env: process.env, ...args.agent, ...(args.summarizeLeft ? { branch: undefined } : {}) });
+  // On a terminal, a call that needs approval is asked about; without one it is refused (the gate says how to allow it).
+  const onPermissionRequest = process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr) : undefined;
+  const agent = await createAgent({ cwd, env: process.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft ? { branch: undefined } : {}) });
   if (args.summarizeLeft) {
     const left = await agent.session.branchWithSummary(args.agent.branch!);
     if (!left.ok) {
@@ -75,6 +78,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
         return EXIT.refused;
       case 'max_turns':
         return EXIT.limit;
+      case 'loop_detected':
+        return EXIT.loopDetected;
       case 'aborted':
         return signalled === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
       case 'error':
@@ -139,8 +144,21 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
 export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): number {
-  const { provider, model, baseUrl, apiKey, maxTurns, compact, contextWindow } = args.agent;
-  const resolved = loadConfig(process.cwd(), process.env, { provider, model, baseUrl, apiKey, maxTurns, compact, contextWindow });
+  const a = args.agent;
+  const resolved = loadConfig(process.cwd(), process.env, {
+    provider: a.provider,
+    model: a.model,
+    baseUrl: a.baseUrl,
+    apiKey: a.apiKey,
+    maxTurns: a.maxTurns,
+    compact: a.compact,
+    contextWindow: a.contextWindow,
+    allowPaths: a.allowPaths,
+    yes: a.yes,
+    approve: a.approve,
+    tools: a.enabledTools,
+    bashTimeout: a.bashTimeout,
+  });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = showConfig(resolved);
   if (args.json) {

@@ -83,7 +83,7 @@ export const SessionStatsSchema = Type.Object({
 });
 export const CompactionReasonSchema = lits('threshold', 'overflow', 'manual');
 export const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
-const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns');
+const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns', 'loop_detected');
 
 const common = {
   schemaVersion: Type.Integer({ minimum: 1 }),
@@ -135,6 +135,24 @@ export const AgentEventSchema = Type.Union(
       durationMs: Type.Number(),
     }, 'A tool finished; its result is stored as entryId.'),
     ev('turn_end', { turn: Int, toolCalls: Int }, 'A turn finished.'),
+    ev('permission_request', {
+      requestId: Str,
+      toolCallId: Str,
+      tool: Str,
+      arguments: Type.Record(Type.String(), Type.Unknown()),
+      risk: lits('read', 'write', 'execute'),
+      reason: Str,
+      suggestedRule: Str,
+    }, 'A call needs approval; the front end answers (RPC: the permission_response command). An abort cancels the wait.'),
+    ev('permission_decision', {
+      toolCallId: Str,
+      tool: Str,
+      decision: lits('allow', 'deny'),
+      rule: Type.Union([Str, Type.Null()]),
+      source: Str,
+      asked: Type.Boolean(),
+      reason: Str,
+    }, 'Whether a call may run, and the rule (or default, approval, answer) that decided.'),
     ev('compaction_start', { reason: CompactionReasonSchema, tokensBefore: Type.Number() }, 'A compaction starts: why, and the context size in tokens.'),
     ev('compaction_end', {
       reason: CompactionReasonSchema,

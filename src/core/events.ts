@@ -33,16 +33,18 @@ export interface SessionStats {
 /**
  * 2: run_settled/run_end `stopReason: "refused"` and `run_settled.refusal`; error kind
  * `invalid_response`; `rawArguments` on tool calls. A refusal used to settle as `completed`.
- * Additive since: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`,
+ * Additive in 2: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`,
  * `compaction_start`, `compaction_end`.
+ * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
+ * `permission_request` and `permission_decision`.
  */
-export const EVENT_SCHEMA_VERSION = 2;
+export const EVENT_SCHEMA_VERSION = 3;
 
 /** Why a compaction was made: the context neared the window, the provider said it overflowed, or someone asked. */
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';
 
 /** How a run ended. */
-export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns';
+export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns' | 'loop_detected';
 
 export interface ToolResultSummary {
   content: TextContent[];
@@ -96,6 +98,36 @@ export type EventBody =
       durationMs: number;
     }
   | { type: 'turn_end'; turn: number; toolCalls: number }
+  /**
+   * A call needs the user's approval: the front end (a terminal prompt, an RPC client's
+   * `permission_response`, the SDK's onPermissionRequest) answers; an abort cancels the wait.
+   */
+  | {
+      type: 'permission_request';
+      requestId: string;
+      toolCallId: string;
+      tool: string;
+      arguments: Record<string, unknown>;
+      risk: 'read' | 'write' | 'execute';
+      /** Why it asks: the rule or default that said "ask". */
+      reason: string;
+      /** The rule an "always" answer would grant for the rest of the session. */
+      suggestedRule: string;
+    }
+  /** Whether a call may run, and what decided it (a rule with its source, a default, an approval, the user). */
+  | {
+      type: 'permission_decision';
+      toolCallId: string;
+      tool: string;
+      decision: 'allow' | 'deny';
+      /** The rule that decided, or null for a default. */
+      rule: string | null;
+      /** Where the decision came from: default, config, flag, session, user, hook, read-only, … */
+      source: string;
+      /** True when someone was asked. */
+      asked: boolean;
+      reason: string;
+    }
   /** A compaction starts: why, and how big the context is. */
   | { type: 'compaction_start'; reason: CompactionReason; tokensBefore: number }
   /**

@@ -6,9 +6,16 @@ import { Compile } from 'typebox/compile';
 import { AgentError } from '../app/errors.js';
 import type { Agent, AgentSessionHandle } from '../app/types.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
+import { parseRule } from '../tools/permissions.js';
+import type { PermissionBroker } from './permission-broker.js';
 import { commandSchema, COMMANDS, RPC_PROTOCOL_VERSION, type CommandParams, type CommandResult, type CommandType } from './protocol.js';
 
-type Handler<K extends CommandType> = (agent: Agent, params: CommandParams<K>) => CommandResult<K> | Promise<CommandResult<K>>;
+/** What handlers share besides the agent: the permission requests waiting for the client. */
+export interface RpcContext {
+  permissions: PermissionBroker;
+}
+
+type Handler<K extends CommandType> = (agent: Agent, params: CommandParams<K>, rpc: RpcContext) => CommandResult<K> | Promise<CommandResult<K>>;
 
 const info = (s: AgentSessionHandle) => ({ id: s.id, file: s.file, name: s.name });
 
@@ -50,6 +57,18 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
     if (!r.ok) throw new AgentError('compaction_failed', `compaction failed: ${r.error}; nothing was summarized`);
     const { ok: _ok, ...result } = r;
     return result;
+  },
+  permission_response: (_agent, p, rpc) => {
+    if (p.rule !== undefined) {
+      if (p.decision !== 'always') throw new AgentError('invalid_argument', 'rule goes with decision "always"');
+      parseRule(p.rule, 'permission_response'); // a malformed rule is an invalid_argument error, before anything is granted
+    }
+    const known = rpc.permissions.answer(p.requestId, { decision: p.decision, ...(p.rule ? { rule: p.rule } : {}), ...(p.reason ? { reason: p.reason } : {}) });
+    if (!known) {
+      const waiting = rpc.permissions.waiting();
+      throw new AgentError('not_found', `no permission request ${JSON.stringify(p.requestId)} is waiting${waiting.length ? ` (waiting: ${waiting.join(', ')})` : ''}; it was answered already, withdrawn by an abort, or never sent`);
+    }
+    return { answered: true };
   },
   export: (agent, p) => {
     const path = agent.session.export(p.format, p.path);

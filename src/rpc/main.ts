@@ -15,6 +15,10 @@ ${AGENT_FLAGS_HELP.sessions}
 
 ${AGENT_FLAGS_HELP.model}
 
+${AGENT_FLAGS_HELP.permissions}
+  (a call the policy asks about is sent as a permission_request event; answer it with the
+  permission_response command)
+
 Options:
 ${AGENT_FLAGS_HELP.tools}
   -h, --help          show this help

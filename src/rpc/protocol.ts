@@ -129,6 +129,16 @@ export const COMMANDS = {
       modifiedFiles: Type.Array(Str),
     }),
   },
+  permission_response: {
+    doc: 'Answer a permission_request event: "allow" this call, "deny" it, or "always" (allow it, and calls that `rule` covers for the rest of the session; default: the request\'s suggestedRule). An abort withdraws waiting requests.',
+    params: {
+      requestId: Type.String({ minLength: 1, description: 'the requestId of the permission_request event' }),
+      decision: lits('allow', 'deny', 'always'),
+      rule: Type.Optional(Type.String({ minLength: 1, description: 'with "always": the rule to grant, TOOL or TOOL(PATTERN)' })),
+      reason: Type.Optional(Type.String({ description: 'with "deny": told to the model' })),
+    },
+    result: Type.Object({ answered: Type.Literal(true) }),
+  },
   export: {
     doc: 'Write the session as Markdown, HTML or JSONL to a path (relative to the workspace).',
     params: { format: lits('md', 'html', 'jsonl'), path: Type.String({ minLength: 1 }) },

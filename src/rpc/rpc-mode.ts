@@ -7,7 +7,8 @@ import { createAgent } from '../app/agent.js';
 import { errorKindOf } from '../app/errors.js';
 import type { Agent, CreateAgentOptions } from '../app/types.js';
 import { UsageError, isPlainObject } from '../core/types.js';
-import { commandProblem, HANDLERS, isCommandType } from './commands.js';
+import { commandProblem, HANDLERS, isCommandType, type RpcContext } from './commands.js';
+import { PermissionBroker } from './permission-broker.js';
 import { encodeLine, LineSplitter, type Frame } from './framing.js';
 import type { CommandType, RpcErrorKind } from './protocol.js';
 
@@ -39,8 +40,9 @@ export async function runRpcProcess(options: CreateAgentOptions): Promise<number
 /** Runs the protocol over `io` until the input ends or a signal arrives; resolves with the exit code. */
 export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promise<number> {
   let agent: Agent;
+  const rpc: RpcContext = { permissions: new PermissionBroker() };
   try {
-    agent = await createAgent(options);
+    agent = await createAgent({ onPermissionRequest: rpc.permissions.asker, ...options });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.log(`mini-agent: ${err.message}`);
@@ -50,16 +52,16 @@ export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promis
   for (const note of agent.notes) io.log(`mini-agent: ${note}`);
   for (const w of agent.session.warnings) io.log(`warning: ${w}`);
   agent.subscribe((event) => io.write(encodeLine(event)));
-  return serve(agent, io);
+  return serve(agent, io, rpc);
 }
 
-function serve(agent: Agent, io: RpcIo): Promise<number> {
+function serve(agent: Agent, io: RpcIo, rpc: RpcContext): Promise<number> {
   return new Promise<number>((resolve) => {
     const splitter = new LineSplitter();
     let chain: Promise<void> = Promise.resolve(); // commands are handled one after another, in order
     let finishing = false;
     const handleAll = (frames: Frame[]) => {
-      for (const frame of frames) chain = chain.then(() => handle(agent, frame, io));
+      for (const frame of frames) chain = chain.then(() => handle(agent, frame, io, rpc));
     };
     const onData = (chunk: Buffer | string) => handleAll(splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     const onEnd = () => {
@@ -92,7 +94,7 @@ function serve(agent: Agent, io: RpcIo): Promise<number> {
 }
 
 /** One line in, exactly one response out. Never throws. */
-async function handle(agent: Agent, frame: Frame, io: RpcIo): Promise<void> {
+async function handle(agent: Agent, frame: Frame, io: RpcIo, rpc: RpcContext): Promise<void> {
   let id: string | null = null;
   let command: string | null = null;
   const fail = (kind: RpcErrorKind | string, message: string) =>
@@ -119,7 +121,7 @@ async function handle(agent: Agent, frame: Frame, io: RpcIo): Promise<void> {
   if (problem) return fail('invalid_argument', problem);
   try {
     // Not awaited unless it is a promise: a prompt's response goes out before its run's first event.
-    const pending = (HANDLERS[type] as (agent: Agent, params: unknown) => unknown)(agent, value);
+    const pending = (HANDLERS[type] as (agent: Agent, params: unknown, rpc: RpcContext) => unknown)(agent, value, rpc);
     const result = pending instanceof Promise ? await pending : pending;
     io.write(encodeLine({ type: 'response', id, command, ok: true, result }));
   } catch (err) {

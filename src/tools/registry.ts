@@ -1,15 +1,30 @@
-// The ToolRegistry: find → validate → permission → execute → truncate → result.
-// Every failure becomes an isError result that tells the model what went wrong.
+// The ToolRegistry: find → validate → hooks before → permission → execute → hooks after →
+// truncate → result. Every failure becomes an isError result that tells the model what went wrong.
 import { Compile } from 'typebox/compile';
-import type { ToolCall } from '../core/types.js';
-import type { ToolSpec } from '../core/types.js';
+import type { EventBody } from '../core/events.js';
+import type { ToolCall, ToolSpec } from '../core/types.js';
+import { runAfterHooks, runBeforeHooks, type ToolHooks } from './hook-runner.js';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, truncateHead, type TruncateLimits } from './truncate.js';
+import { resolveForRead } from './workspace.js';
 
-export type PermissionDecision = { allow: true } | { allow: false; reason: string };
+export type { ToolHooks };
 
-/** Asked before every execution. The CLI's policy, hooks and interactive prompts plug in here. */
-export type PermissionCheck = (call: ToolCall, tool: ToolDefinition) => PermissionDecision | Promise<PermissionDecision>;
+/** A permission check's answer: the rule (or default) that decided and where it came from, for the permission_decision event. */
+export type PermissionDecision =
+  | { allow: true; rule?: string | null; source?: string; asked?: boolean; reason?: string }
+  | { allow: false; reason: string; rule?: string | null; source?: string; asked?: boolean };
+
+/** What a permission check may use besides the call: the workspace, the abort signal and the run's events. */
+export interface PermissionContext {
+  cwd: string;
+  allowedPaths?: readonly string[];
+  signal: AbortSignal;
+  emit?: (event: EventBody) => void;
+}
+
+/** Asked before every execution (after the hooks). The policy, the approvals and the front end's prompts plug in here. */
+export type PermissionCheck = (call: ToolCall, tool: ToolDefinition, ctx: PermissionContext) => PermissionDecision | Promise<PermissionDecision>;
 
 export interface RegistryOptions {
   permission?: PermissionCheck;
@@ -17,6 +32,24 @@ export interface RegistryOptions {
   limits?: TruncateLimits;
   /** Folders outside the workspace that file tools may use too (`--allow-path`). */
   allowedPaths?: readonly string[];
+  /** Hooks around every call, in order (user hooks, then trusted project hooks, then the SDK's). */
+  hooks?: readonly ToolHooks[];
+  /** Let calls of `execute` tools (bash) run beside other calls; by default each runs alone. */
+  parallelExecute?: boolean;
+}
+
+/** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
+export interface ExecuteContext {
+  cwd: string;
+  signal: AbortSignal;
+  emit?: (event: EventBody) => void;
+}
+
+/** What a call touches, for the loop's scheduler: reads share, writes to a path are exclusive on it, `exclusive` runs alone. */
+export interface CallAccess {
+  kind: 'read' | 'write' | 'exclusive';
+  /** Real paths (for `read` and `write`). */
+  paths: string[];
 }
 
 type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<{ instancePath: string; message: string; keyword: string }> };
@@ -56,8 +89,23 @@ export class ToolRegistry {
     return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> }));
   }
 
+  /** What a call touches (see CallAccess). A call that will fail early (unknown tool, a path outside) touches nothing. */
+  access(call: ToolCall, cwd: string): CallAccess {
+    const tool = this.tools.get(call.name);
+    if (!tool) return { kind: 'read', paths: [] };
+    if (tool.risk === 'execute') return this.options.parallelExecute ? { kind: 'read', paths: [] } : { kind: 'exclusive', paths: [] };
+    const kind = tool.risk === 'write' ? 'write' : 'read';
+    const boundary = { cwd, allowedPaths: this.options.allowedPaths };
+    try {
+      const paths = tool.paths ? tool.paths(call.arguments as never, boundary) : [resolveForRead(boundary, '.')];
+      return { kind, paths: paths.filter((p) => typeof p === 'string') };
+    } catch {
+      return { kind: 'read', paths: [] };
+    }
+  }
+
   /** Runs one call. Never throws: every failure is an isError result. */
-  async execute(call: ToolCall, ctx: Omit<ToolContext, 'toolCallId'>): Promise<ToolResult> {
+  async execute(call: ToolCall, ctx: ExecuteContext): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
       const known = this.names().join(', ') || 'none';
@@ -77,25 +125,46 @@ export class ToolRegistry {
       });
     }
     if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
-    if (this.options.permission) {
-      let decision: PermissionDecision;
-      try {
-        decision = await this.options.permission(call, tool);
-        if (typeof decision !== 'object' || decision === null || typeof decision.allow !== 'boolean') {
-          decision = { allow: false, reason: 'the permission check gave no decision' };
+    const toolCtx: ToolContext = { cwd: ctx.cwd, allowedPaths: this.options.allowedPaths, signal: ctx.signal, toolCallId: call.id };
+    let args = call.arguments;
+    let rewrittenBy: string[] = [];
+    if (this.options.hooks?.length) {
+      const before = await runBeforeHooks(this.options.hooks, call, tool.risk, toolCtx);
+      if (before.blocked) return errorResult(`Tool "${call.name}" was blocked by ${before.blocked.hook}: ${before.blocked.reason}`, { reason: 'blocked_by_hook', hook: before.blocked.hook });
+      if (before.rewrittenBy.length > 0) {
+        const again = this.validate(tool, before.arguments);
+        if (again) {
+          return errorResult(`Tool "${call.name}" was not run: ${before.rewrittenBy.join(', ')} rewrote its arguments into invalid ones:\n${again}`, {
+            reason: 'blocked_by_hook',
+            hook: before.rewrittenBy.join(', '),
+          });
         }
-      } catch (err) {
-        decision = { allow: false, reason: `the permission check failed: ${messageOf(err)}` };
+        args = before.arguments;
+        rewrittenBy = before.rewrittenBy;
       }
+    }
+    const effective: ToolCall = args === call.arguments ? call : { ...call, arguments: args };
+    if (this.options.permission) {
+      const decision = await this.decide(effective, tool, ctx);
+      ctx.emit?.({
+        type: 'permission_decision',
+        toolCallId: call.id,
+        tool: call.name,
+        decision: decision.allow ? 'allow' : 'deny',
+        rule: decision.rule ?? null,
+        source: decision.source ?? 'check',
+        asked: decision.asked ?? false,
+        reason: decision.reason ?? '',
+      });
       if (!decision.allow) {
-        return errorResult(`Permission denied for tool "${call.name}": ${decision.reason}`, { reason: 'denied' });
+        return errorResult(`Permission denied for tool "${call.name}": ${decision.reason}`, { reason: 'denied', ...(decision.rule ? { rule: decision.rule } : {}) });
       }
       // The check may have waited on the user; a stop pressed meanwhile must still prevent the run.
       if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
     }
     let output: ToolOutput;
     try {
-      output = await tool.execute(call.arguments, { allowedPaths: this.options.allowedPaths, ...ctx, toolCallId: call.id });
+      output = await tool.execute(args, toolCtx);
     } catch (err) {
       if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was aborted before it finished.`, { reason: 'aborted' });
       return errorResult(`Tool "${call.name}" failed: ${messageOf(err)}`, { reason: 'exception' });
@@ -107,7 +176,21 @@ export class ToolRegistry {
       // The tool finished its work, so report it; the loop stops after this batch.
       output = { ...output, details: { ...output.details, abortedAfterCompletion: true } };
     }
+    if (rewrittenBy.length > 0) output = { ...output, details: { ...output.details, argumentsRewrittenBy: rewrittenBy } };
+    if (this.options.hooks?.length) output = await runAfterHooks(this.options.hooks, effective, output, tool.risk, toolCtx);
     return this.finish(output, tool);
+  }
+
+  private async decide(call: ToolCall, tool: ToolDefinition, ctx: ExecuteContext): Promise<PermissionDecision> {
+    try {
+      const decision = await this.options.permission!(call, tool, { cwd: ctx.cwd, allowedPaths: this.options.allowedPaths, signal: ctx.signal, emit: ctx.emit });
+      if (typeof decision !== 'object' || decision === null || typeof decision.allow !== 'boolean') {
+        return { allow: false, reason: 'the permission check gave no decision', source: 'check' };
+      }
+      return decision;
+    } catch (err) {
+      return { allow: false, reason: `the permission check failed: ${messageOf(err)}`, source: 'check' };
+    }
   }
 
   private validate(tool: ToolDefinition, args: unknown): string | undefined {
@@ -154,7 +237,7 @@ function quoteStart(text: string, max: number): string {
   return text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)`;
 }
 
-function messageOf(err: unknown): string {
+export function messageOf(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return text.length > 2000 ? text.slice(0, 2000) + '… (message truncated)' : text;
 }

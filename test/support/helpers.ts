@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import type { CompactionConfig } from '../../src/agent/compactor.js';
+import type { LoopGuardSettings } from '../../src/agent/loop-guard.js';
 import type { RetryPolicy } from '../../src/agent/retry.js';
 import { SessionRunner, type RunResult } from '../../src/agent/runner.js';
 import type { AgentEvent } from '../../src/core/events.js';
@@ -117,6 +118,7 @@ export interface ScriptedRunOptions {
   idleTimeoutMs?: number;
   /** Compaction in the loop (and the runner's compact()). */
   compaction?: CompactionConfig;
+  loopGuard?: LoopGuardSettings;
 }
 
 export interface ScriptedRun {
@@ -134,7 +136,7 @@ export async function scriptedRun(o: ScriptedRunOptions): Promise<ScriptedRun> {
   const store = o.store ?? SessionStore.inMemory({ cwd });
   const model = new ScriptedModel({ turns: o.turns });
   const tools = new ToolRegistry(o.tools ?? [createReadFileTool(), createWriteNoteTool()], o.registry);
-  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random, idleTimeoutMs: o.idleTimeoutMs, compaction: o.compaction });
+  const runner = new SessionRunner({ store, model, tools, cwd, maxTurns: o.maxTurns, retry: o.retry, sleep: o.sleep, random: o.random, idleTimeoutMs: o.idleTimeoutMs, compaction: o.compaction, loopGuard: o.loopGuard });
   const events: AgentEvent[] = [];
   runner.subscribe((e) => {
     events.push(e);

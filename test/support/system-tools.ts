@@ -1,4 +1,4 @@
-// System tools that some tests need (a browser today; tmux and others later), found on this
+// System tools that some tests need (a browser, tmux), found on this
 // machine or not. A missing tool skips the test with a note that says why and how to get it,
 // and the summary line shows that note. Under MINI_AGENT_REQUIRE_SYSTEM_TOOLS=1 (.ci/run sets it)
 // a missing tool fails the test instead, and so does an explicit opt-out: CI never skips.
@@ -32,6 +32,17 @@ export const CHROMIUM: SystemTool = {
   commands: ['chromium', 'chromium-browser', 'google-chrome-stable'],
   install: 'install one with: apt-get install chromium, or set MINI_AGENT_CHROMIUM=/path/to/chrome',
   skipEnv: 'MINI_AGENT_SKIP_BROWSER',
+};
+
+/** A real terminal for tests of what mini-agent does on a TTY (a permission prompt). */
+export const TMUX: SystemTool = {
+  name: 'tmux',
+  need: 'need a terminal (tmux)',
+  envVar: 'MINI_AGENT_TMUX',
+  paths: ['/usr/bin/tmux'],
+  commands: ['tmux'],
+  install: 'install it with: apt-get install tmux, or set MINI_AGENT_TMUX=/path/to/tmux',
+  skipEnv: 'MINI_AGENT_SKIP_TMUX',
 };
 
 type Env = Record<string, string | undefined>;

@@ -1,0 +1,100 @@
+// A session handle of the SDK: tree, stats, branch, fork, label, name, export, branch summaries
+// and uncompact, tied to one session. After the agent switches sessions (new, switch, fork) an old
+// handle refuses to act (stale_session); while a run is in progress, the changing ones refuse (busy).
+import { resolve } from 'node:path';
+import { summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
+import { uncompact } from '../session/compaction-plan.js';
+import { resolveEntry } from '../session/resolve.js';
+import { sessionStats } from '../session/stats.js';
+import type { SessionStore } from '../session/store.js';
+import { treeJson } from '../session/tree-json.js';
+import { AgentError } from './errors.js';
+import { exportText, writeExport } from './export.js';
+import type { AgentSessionHandle } from './types.js';
+
+/** What a handle needs from its agent. */
+export interface HandleHost {
+  readonly cwd: string;
+  store(): SessionStore;
+  /** Bumped whenever the agent switches sessions. */
+  generation(): number;
+  check(): void;
+  idleOnly(what: string): void;
+  /** Forks root → entry into a new session, switches to it, and returns its handle. */
+  fork(store: SessionStore, entryId: string): AgentSessionHandle;
+  /** Runs a task in the queue of runs (after the run in progress). */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
+  compactionConfig(): CompactionConfig;
+}
+
+export function sessionHandle(host: HandleHost, generation: number): AgentSessionHandle {
+  const store = host.store();
+  const live = (what: string) => {
+    host.check();
+    if (generation !== host.generation()) {
+      throw new AgentError('stale_session', `this handle is for session ${store.id}, but the agent has switched to session ${host.store().id}; use agent.session`);
+    }
+    if (what !== 'read') host.idleOnly(what);
+  };
+  return {
+    id: store.id,
+    file: store.file,
+    get name() {
+      return store.name;
+    },
+    warnings: store.warnings,
+    tree() {
+      live('read');
+      return treeJson(store, sessionStats(store));
+    },
+    stats() {
+      live('read');
+      return sessionStats(store);
+    },
+    branch(entry) {
+      live('branch');
+      const id = resolveEntry(store, entry);
+      store.checkout(id);
+      store.sync();
+      return id;
+    },
+    fork(entry) {
+      live('fork');
+      const id = resolveEntry(store, entry);
+      return host.fork(store, id);
+    },
+    label(entry, label) {
+      live('label');
+      if (label !== null && label.trim() === '') throw new AgentError('invalid_argument', 'a label must not be empty; pass null to clear it');
+      const id = resolveEntry(store, entry);
+      store.append({ type: 'label', targetId: id, label });
+      store.sync();
+      return id;
+    },
+    setName(name) {
+      live('rename the session');
+      const clean = name === null ? null : name.trim() || null;
+      store.append({ type: 'session_info', name: clean });
+      store.sync();
+    },
+    async branchWithSummary(entry) {
+      live('branch');
+      const id = resolveEntry(store, entry);
+      return host.exclusive(() => summarizeBranch({ store, config: host.compactionConfig(), targetId: id, cwd: host.cwd, signal: new AbortController().signal }));
+    },
+    uncompact() {
+      live('uncompact');
+      const undone = uncompact(store);
+      if (!undone) throw new AgentError('invalid_argument', `session ${store.id} has no compaction on its active path`);
+      return undone.leafId ?? '(before the first entry)';
+    },
+    export(format, file) {
+      live('read');
+      const text = exportText(store, format);
+      if (file === undefined) return text;
+      const target = resolve(host.cwd, file);
+      writeExport(target, text);
+      return target;
+    },
+  };
+}

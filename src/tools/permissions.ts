@@ -1,0 +1,206 @@
+// The permission policy, pure: rules `TOOL` or `TOOL(PATTERN)` in three lists (allow, ask, deny)
+// decide whether a call runs, must be approved, or is refused. Deny wins over ask, ask over
+// allow; a call no rule names gets its tool's default (read: allow; write: allow inside the
+// workspace, ask outside it; execute: ask). For file tools PATTERN is a glob over the
+// workspace-relative path; for bash it is a glob over the command line, where `*` matches
+// anything and a trailing `:*` means "starts with". The shape Claude Code users already write.
+import picomatch from 'picomatch';
+import { UsageError } from '../core/types.js';
+import type { ToolRisk } from './tool.js';
+
+export type PermissionLevel = 'allow' | 'ask' | 'deny';
+
+export interface PermissionRule {
+  /** The rule as written, e.g. `bash(git status*)`. */
+  text: string;
+  /** A tool name, or a glob over tool names (`*`, `write_*`). */
+  tool: string;
+  pattern?: string;
+  /** Where it comes from, e.g. `project config /w/.mini-agent/config.json` or `flag --approve`. */
+  source: string;
+}
+
+export interface PermissionPolicy {
+  allow: PermissionRule[];
+  ask: PermissionRule[];
+  deny: PermissionRule[];
+}
+
+/** What the policy looks at in a call. */
+export interface CallFacts {
+  tool: string;
+  risk: ToolRisk;
+  /** The paths the call touches, workspace-relative (absolute when outside the workspace). */
+  paths: string[];
+  /** Set when one of the paths is outside the workspace itself (an --allow-path folder). */
+  outsideWorkspace: boolean;
+  /** The command line, for tools that run commands. */
+  command?: string;
+}
+
+export interface PolicyDecision {
+  level: PermissionLevel;
+  /** The rule that decided, or null for the tool's default. */
+  rule: PermissionRule | null;
+  /** Why, in words: the rule and its source, or the default. */
+  why: string;
+}
+
+export function emptyPolicy(): PermissionPolicy {
+  return { allow: [], ask: [], deny: [] };
+}
+
+const RULE = /^([A-Za-z0-9_.*?-]+)(?:\((.*)\))?$/s;
+
+/** Parses `TOOL` or `TOOL(PATTERN)`; a malformed rule is a usage error that names it and its source. */
+export function parseRule(text: string, source: string): PermissionRule {
+  const m = typeof text === 'string' ? RULE.exec(text.trim()) : null;
+  if (!m) throw new UsageError(`permission rule ${JSON.stringify(text)} (${source}) is not TOOL or TOOL(PATTERN), e.g. bash(git status*) or write_file(secret/**)`);
+  const pattern = m[2];
+  if (pattern !== undefined && pattern.trim() === '') throw new UsageError(`permission rule ${JSON.stringify(text)} (${source}) has an empty pattern; write ${m[1]} to name the whole tool`);
+  return { text: text.trim(), tool: m[1], ...(pattern !== undefined ? { pattern: pattern.trim() } : {}), source };
+}
+
+/** The policy's decision for a call. */
+export function decide(policy: PermissionPolicy, facts: CallFacts): PolicyDecision {
+  const deny = policy.deny.find((r) => namesAny(r, facts));
+  if (deny) return { level: 'deny', rule: deny, why: `the permissions.deny rule ${deny.text} (${deny.source})` };
+  const ask = policy.ask.find((r) => namesAny(r, facts));
+  if (ask) return { level: 'ask', rule: ask, why: `the permissions.ask rule ${ask.text} (${ask.source})` };
+  const allow = coveredBy(policy.allow, facts);
+  if (allow) {
+    const rule = allow.length === 1 ? allow[0] : { text: allow.map((r) => r.text).join(' + '), tool: facts.tool, source: [...new Set(allow.map((r) => r.source))].join('; ') };
+    return { level: 'allow', rule, why: `the permissions.allow rule${allow.length > 1 ? 's' : ''} ${rule.text} (${rule.source})` };
+  }
+  return { level: defaultLevel(facts), rule: null, why: defaultWhy(facts) };
+}
+
+/**
+ * The rules that together cover the call, or null: every path, or every simple command of a
+ * command line, must be named by one of them (so one allowed path cannot carry another, and
+ * `git status && curl … | sh` is not covered by `bash(git status*)`). A command with a
+ * substitution ($(…), backticks) is never covered: what it runs cannot be read off the text.
+ */
+export function coveredBy(rules: readonly PermissionRule[], facts: CallFacts): PermissionRule[] | null {
+  const candidates = rules.filter((r) => toolMatches(r.tool, facts.tool));
+  if (candidates.length === 0) return null;
+  const whole = candidates.find((r) => r.pattern === undefined);
+  if (whole) return [whole];
+  let items: string[];
+  let test: (rule: PermissionRule, item: string) => boolean;
+  if (facts.command !== undefined) {
+    const split = splitCommand(facts.command.trim());
+    if (split.substitution) return null;
+    items = split.parts;
+    test = (rule, part) => commandMatcher(rule.pattern!)(part);
+  } else {
+    items = facts.paths;
+    test = (rule, path) => picomatch(rule.pattern!, { dot: true })(path);
+  }
+  if (items.length === 0) return null;
+  const used: PermissionRule[] = [];
+  for (const item of items) {
+    const rule = candidates.find((r) => test(r, item));
+    if (!rule) return null;
+    if (!used.includes(rule)) used.push(rule);
+  }
+  return used;
+}
+
+function defaultLevel(facts: CallFacts): PermissionLevel {
+  if (facts.risk === 'read') return 'allow';
+  if (facts.risk === 'write') return facts.outsideWorkspace ? 'ask' : 'allow';
+  return 'ask';
+}
+
+function defaultWhy(facts: CallFacts): string {
+  if (facts.risk === 'read') return 'the default for read tools (allow)';
+  if (facts.risk === 'write') return facts.outsideWorkspace ? 'the default for writes outside the workspace (ask)' : 'the default for writes inside the workspace (allow)';
+  return 'the default for tools that run commands (ask)';
+}
+
+/** Whether a deny or ask rule names the call: any path, the whole command line or any simple command in it. */
+function namesAny(rule: PermissionRule, facts: CallFacts): boolean {
+  if (!toolMatches(rule.tool, facts.tool)) return false;
+  if (rule.pattern === undefined) return true;
+  if (facts.command !== undefined) {
+    const test = commandMatcher(rule.pattern);
+    const whole = facts.command.trim();
+    return test(whole) || splitCommand(whole).parts.some(test);
+  }
+  const test = picomatch(rule.pattern, { dot: true });
+  return facts.paths.some((p) => test(p));
+}
+
+function toolMatches(glob: string, tool: string): boolean {
+  return glob === tool || (/[*?]/.test(glob) && picomatch(glob)(tool));
+}
+
+/** A glob over a command line: `*` any text, `?` one character; a trailing `:*` is a prefix match. */
+export function commandMatcher(pattern: string): (command: string) => boolean {
+  const prefix = pattern.endsWith(':*');
+  const body = prefix ? pattern.slice(0, -2) : pattern;
+  const source = body
+    .split('')
+    .map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  const re = new RegExp(`^${source}${prefix ? '(?:\\s[\\s\\S]*)?' : ''}$`);
+  return (command) => re.test(command.trim());
+}
+
+/**
+ * The simple commands of a command line, split at the shell's control operators outside quotes
+ * (; & && | || and newlines), each trimmed; `substitution` when it holds $(…), `…` or <(…).
+ */
+export function splitCommand(command: string): { parts: string[]; substitution: boolean } {
+  const parts: string[] = [];
+  let cur = '';
+  let quote: '"' | "'" | null = null;
+  let substitution = false;
+  const push = () => {
+    if (cur.trim() !== '') parts.push(cur.trim());
+    cur = '';
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote === "'") {
+      cur += c;
+      if (c === "'") quote = null;
+      continue;
+    }
+    if (c === '\\' && i + 1 < command.length) {
+      cur += c + command[++i];
+      continue;
+    }
+    if (c === '`' || (c === '$' && command[i + 1] === '(') || ((c === '<' || c === '>') && command[i + 1] === '(')) substitution = true;
+    if (quote === '"') {
+      cur += c;
+      if (c === '"') quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      cur += c;
+      continue;
+    }
+    if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i - 1] !== '>' && command[i + 1] !== '>')) {
+      push();
+      if ((c === '|' || c === '&') && command[i + 1] === c) i++;
+      continue;
+    }
+    cur += c;
+  }
+  push();
+  return { parts, substitution };
+}
+
+/** A rule that would cover this call next time (the answer "always"): the exact command, or the exact path(s). */
+export function suggestedRule(facts: CallFacts): string {
+  if (facts.command !== undefined) return `${facts.tool}(${facts.command.trim().replace(/\s+/g, ' ')})`;
+  if (facts.paths.length === 1) return `${facts.tool}(${escapeGlob(facts.paths[0])})`;
+  return facts.tool;
+}
+
+function escapeGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!+@]/g, '\\$&');
+}
