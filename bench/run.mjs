@@ -141,6 +141,18 @@ for (const count of [10_000, 100_000]) {
   await compactionBenchmarks({ root, work, lib, report });
 }
 
+// ---- 8. The coding tools (issue 10) ----
+{
+  const { readFileBenchmarks } = await import('./read-file.mjs');
+  await readFileBenchmarks({ root, work, report });
+  const { editBenchmarks } = await import('./edit.mjs');
+  await editBenchmarks({ root, work, report });
+  const { bashBenchmarks } = await import('./bash.mjs');
+  await bashBenchmarks({ root, work, report });
+  const { searchBenchmarks } = await import('./search.mjs');
+  await searchBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);
