@@ -1,11 +1,12 @@
 // The bash tool through the public ToolRegistry, each test in a temp workspace: exit codes, the
 // merged output order, cleaning (escapes, progress redraws, binary), tail truncation and the
-// full-output file, stdin, timeouts, aborts and the process group (no process outlives a call,
-// nor mini-agent's exit), 100 MB of output in bounded memory, the scrubbed environment. Then the
-// pure parts on their own: scrubEnv, the cleaning of a tail, and the capture's ring and file.
+// full-output file (its size cap, lines not counted in a big one), stdin, timeouts, aborts and the
+// process group (no process outlives a call, nor mini-agent's exit; a background writer neither
+// hangs the call nor survives it), 100 MB of output in bounded memory, the scrubbed environment.
+// Then the pure parts on their own: scrubEnv, the cleaning of a tail, and the output file's tail.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -13,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { textOf } from '../src/core/types.js';
 import { createBashTool, type BashToolOptions } from '../src/tools/bash.js';
 import { isSecretName, scrubEnv } from '../src/tools/env-scrub.js';
-import { OutputCapture } from '../src/tools/output-capture.js';
+import { COUNT_LINES_MAX_BYTES, OutputFile } from '../src/tools/output-capture.js';
 import { cleanTail } from '../src/tools/output-text.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import type { ToolResult } from '../src/tools/tool.js';
@@ -108,6 +109,22 @@ describe('bash: running a command', () => {
     expect(lines[11]).toBe('last');
   });
 
+  it('keeps stdout and stderr in order through thousands of writes, in the saved file too', async () => {
+    const r = await bash({ command: 'for i in $(seq 1 5000); do echo "out $i"; echo "err $i" >&2; done' }, { limits: { maxLines: 50, maxBytes: 10_000 } });
+    const expected = Array.from({ length: 5000 }, (_, i) => `out ${i + 1}\nerr ${i + 1}\n`).join('');
+    expect(r.details).toMatchObject({ exitCode: 0, truncated: true, totalLines: 10_000, totalBytes: Buffer.byteLength(expected) });
+    expect(readFileSync(r.details.outputFile, 'utf8')).toBe(expected);
+    expect(r.text.split('\n').slice(1, 51)).toEqual(expected.split('\n').slice(-51, -1));
+  });
+
+  it('a command that reopens its output by name (> /dev/stderr) erases what came before, but what follows is intact', async () => {
+    // A known limit of writing the output to a file (the same as for `cmd > file 2>&1` in a shell):
+    // the reopening truncates it. O_APPEND keeps what follows at the end, without NUL bytes.
+    const r = await bash({ command: 'echo first; echo warn > /dev/stderr; echo last' });
+    expect(r.text).toBe('warn\nlast\n\n[Exit code 0]');
+    expect(r.details).toMatchObject({ totalBytes: 10, totalLines: 2, truncated: false });
+  });
+
   it('reports syntax errors (with their real line) and set -e failures', async () => {
     const syntax = await bash({ command: 'echo before\nif then\necho after' });
     expect(syntax.details.exitCode).toBe(2);
@@ -193,7 +210,7 @@ describe('bash: output cleaning and truncation', () => {
     }
   });
 
-  it('an output folder that does not exist yet is made (0700); one that cannot be used is reported, the output still shown', async () => {
+  it('an output folder that does not exist yet is made (0700); one that cannot be used is reported, the file made in a private temp folder', async () => {
     const nested = join(tempDir(), 'session', 'outputs');
     const made = await bash({ command: 'seq 1 100' }, { outputDir: () => nested, limits: { maxLines: 5, maxBytes: 1000 } });
     expect(dirname(made.details.outputFile)).toBe(nested);
@@ -201,12 +218,39 @@ describe('bash: output cleaning and truncation', () => {
     expect(statSync(dirname(nested)).mode & 0o777).toBe(0o700);
     const blocker = join(tempDir(), 'a-file');
     writeFileSync(blocker, '');
-    for (const outputDir of [() => join(blocker, 'sub'), () => { throw new Error('no session folder'); }]) {
+    const cases: Array<[() => string, RegExp]> = [
+      [() => join(blocker, 'sub'), /ENOTDIR|not a directory/],
+      [() => { throw new Error('no session folder'); }, /no session folder/],
+    ];
+    for (const [outputDir, why] of cases) {
       const r = await bash({ command: 'seq 1 100' }, { outputDir, limits: { maxLines: 5, maxBytes: 1000 } });
-      expect(r.res.isError).toBe(false);
-      expect(r.text).toMatch(/^\[Output truncated: showing the last 5 lines of 100 lines, .* The full output could not be saved: the file could not be created: .*\]\n96\n/);
-      expect(r.details.outputFile).toBeUndefined();
-      expect(r.details.outputFileError).toMatch(/could not be created/);
+      const file = r.details.outputFile as string;
+      try {
+        expect(r.res.isError).toBe(false);
+        expect(r.text).toMatch(/^\[Output truncated: showing the last 5 lines of 100 lines, .* Full output: .*\]\n96\n/);
+        expect(r.details.outputDirError).toMatch(why);
+        expect(dirname(file)).toMatch(/mini-agent-bash-/);
+        expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+        expect(readFileSync(file, 'utf8')).toBe(execFileSync('seq', ['1', '100'], { encoding: 'utf8' }));
+      } finally {
+        rmSync(dirname(file), { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('the private temp folder is removed once no kept file is left in it', async () => {
+    const reg = new ToolRegistry([createBashTool({ limits: { maxLines: 10, maxBytes: 1000 } })]);
+    const call = (id: string, command: string) => reg.execute({ type: 'toolCall', id, name: 'bash', arguments: { command } }, { cwd: tempDir(), signal: new AbortController().signal });
+    const big = await call('call_keep', 'seq 1 1000');
+    const dir = dirname((big.details as Record<string, string>).outputFile);
+    try {
+      expect(existsSync(dir)).toBe(true);
+      unlinkSync((big.details as Record<string, string>).outputFile);
+      const small = await call('call_small', 'echo small');
+      expect(textOf(small.content)).toBe('small\n\n[Exit code 0]');
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -219,22 +263,28 @@ describe('bash: output cleaning and truncation', () => {
     expect(r.text.split('\n').slice(1, 11)).toEqual(Array.from({ length: 10 }, (_, i) => String(99_991 + i)));
   });
 
-  it('where no private socket can be made (a temp folder path too long for one), the output comes through a pipe', async () => {
-    const saved = process.env.TMPDIR;
-    const long = join(tempDir(), 'd'.repeat(120));
-    mkdirSync(long);
-    process.env.TMPDIR = long;
-    try {
-      const reg = new ToolRegistry([createBashTool({ limits: { maxLines: 10, maxBytes: 1000 } })]);
-      const res = await reg.execute({ type: 'toolCall', id: 'call_pipe', name: 'bash', arguments: { command: 'seq 1 1000; echo err >&2' } }, { cwd: tempDir(), signal: new AbortController().signal });
-      const file = (res.details as Record<string, string>).outputFile;
-      expect(dirname(dirname(file))).toBe(long);
-      expect(textOf(res.content).split('\n').slice(1, 11)).toEqual([...Array.from({ length: 9 }, (_, i) => String(992 + i)), 'err']);
-      expect(readFileSync(file, 'utf8')).toBe(execFileSync('seq', ['1', '1000'], { encoding: 'utf8' }) + 'err\n');
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
-    }
+  it('output passing maxOutputFileBytes while the command runs stops it; the file is cut to the cap', async () => {
+    // About 4 KB every 10 ms: the size, looked at every 150 ms, passes 100 KB within a second.
+    const chunk = execFileSync('seq', ['1', '1000'], { encoding: 'utf8' });
+    const r = await bash({ command: `while :; do seq 1 1000; sleep 0.01${RUN}8; done`, timeout: 60 }, { maxOutputFileBytes: 100_000, killGraceMs: 300, limits: { maxLines: 10, maxBytes: 1000 } });
+    expect(r.res.isError).toBe(true);
+    expect(r.details).toMatchObject({ outputLimitReached: true, outputFileCapped: true, truncated: true, timedOut: false, aborted: false, exitCode: null });
+    expect(r.details.totalBytes).toBeGreaterThan(100_000);
+    expect(statSync(r.details.outputFile).size).toBe(100_000);
+    expect(readFileSync(r.details.outputFile, 'utf8')).toBe(chunk.repeat(30).slice(0, 100_000));
+    expect(r.text).toMatch(/Full output \(only its first 97\.7 KB: the file size limit\): /);
+    expect(r.text).toMatch(/\n\[Stopped: the output passed the 97\.7 KB limit of the full-output file; the command and the processes it started were stopped \(SIGTERM, then SIGKILL\)\.\]$/);
+    expect(r.ms).toBeLessThan(20_000);
+    expect(running(`sleep 0.01${RUN}8`)).toEqual([]);
+  });
+
+  it('output over the counting limit: the lines are not counted, and the result says so', async () => {
+    const bytes = COUNT_LINES_MAX_BYTES + 100_000;
+    const r = await bash({ command: `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 99` }, { limits: { maxLines: 20, maxBytes: 5000 } });
+    expect(r.details).toMatchObject({ exitCode: 0, truncated: true, totalBytes: bytes + Math.ceil(bytes / 99) - 1 });
+    expect(r.details).not.toHaveProperty('totalLines');
+    expect(r.text).toMatch(/^\[Output truncated: showing the last 20 lines, [\d.]+ KB of 8\.2 MB \(lines not counted: the output is over 8\.0 MB\)\. Full output: /);
+    expect(statSync(r.details.outputFile).size).toBe(r.details.totalBytes);
   });
 
   it('a line longer than the byte limit is shown by its end', async () => {
@@ -249,7 +299,7 @@ describe('bash: output cleaning and truncation', () => {
     expect(r2.text).toMatch(/^\[Output truncated: showing the last 1 line of 2 lines/);
   });
 
-  it('100 MB of output: memory stays bounded, the file is intact', async () => {
+  it('100 MB of output: memory stays bounded, the file is intact and in order', async () => {
     const dir = tempDir();
     const bundle = await bundleTool(dir);
     const command = "head -c 100000000 /dev/zero | tr '\\0' 'a' | fold -w 100";
@@ -276,9 +326,10 @@ console.log(JSON.stringify({ growth: peak() - before, details: res.details, head
     const out = tempDir();
     const stdout = execFileSync(process.execPath, [join(dir, 'big.mjs'), tempDir(), out, command], { encoding: 'utf8', timeout: 120_000 });
     const { growth, details, head } = JSON.parse(stdout) as { growth: number; details: Record<string, any>; head: string };
-    expect(growth).toBeLessThan(25 * 1024 * 1024); // the target is 50 MB; about 2 MB is usual
-    expect(details).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 100_999_999, totalLines: 1_000_000 });
-    expect(head).toMatch(/^\[Output truncated: showing the last \d+ lines of 1,000,000 lines/);
+    expect(growth).toBeLessThan(25 * 1024 * 1024); // the target is 50 MB; Node holds only the tail
+    expect(details).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 100_999_999 });
+    expect(details).not.toHaveProperty('totalLines'); // over the counting limit
+    expect(head).toMatch(/^\[Output truncated: showing the last \d+ lines, [\d.]+ KB of 96\.3 MB \(lines not counted/);
     const file = details.outputFile as string;
     expect(statSync(file).size).toBe(100_999_999);
     expect(await sha256OfFile(file)).toBe(await sha256OfCommand(command));
@@ -341,6 +392,22 @@ describe('bash: timeouts, aborts and the process group', () => {
     expect(running(`sleep 30.${RUN}6`)).toEqual([]);
   });
 
+  it('a background writer still writing when the command exits is stopped: the call returns, the file stops growing', async () => {
+    const command = `(while :; do seq 1 2000; sleep 0.00${RUN}9; done) & sleep 0.3; echo done`;
+    const r = await bash({ command }, { limits: { maxLines: 10, maxBytes: 1000 } });
+    expect(r.ms).toBeLessThan(5_000);
+    expect(r.res.isError).toBe(false);
+    expect(r.details).toMatchObject({ exitCode: 0, strayProcessesStopped: true, truncated: true });
+    expect(r.text).toMatch(/\n\[Exit code 0\]\n\[Processes the command left running in the background were stopped when it exited\.\]$/);
+    const file = r.details.outputFile as string;
+    expect(readFileSync(file, 'utf8')).toContain('done\n');
+    const size = statSync(file).size;
+    expect(size).toBe(r.details.totalBytes);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(statSync(file).size).toBe(size);
+    expect(running(`${RUN}9`)).toEqual([]);
+  });
+
   it('a timeout over the maximum is lowered to it, with a note', async () => {
     const r = await bash({ command: 'echo ok', timeout: 1000 }, { maxTimeoutSeconds: 5 });
     expect(r.details).toMatchObject({ timeoutSeconds: 5, timeoutClamped: true, exitCode: 0 });
@@ -359,13 +426,13 @@ describe('bash: timeouts, aborts and the process group', () => {
       join(dir, 'exit.mjs'),
       `import { existsSync } from 'node:fs';
 import { createBashTool, ToolRegistry } from ${JSON.stringify(bundle)};
-const reg = new ToolRegistry([createBashTool()]);
+const reg = new ToolRegistry([createBashTool({ outputDir: () => process.argv[3] })]);
 void reg.execute({ type: 'toolCall', id: 'x', name: 'bash', arguments: { command: 'sleep 40.${RUN}7 & touch running; sleep 41.${RUN}7' } }, { cwd: process.argv[2], signal: new AbortController().signal });
 setInterval(() => existsSync(process.argv[2] + '/running') && process.exit(0), 20);
 `,
     );
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(dir, 'exit.mjs'), cwd], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [join(dir, 'exit.mjs'), cwd, tempDir()], { stdio: 'ignore' });
       child.on('error', reject);
       child.on('exit', () => resolve());
     });
@@ -463,17 +530,12 @@ describe('bash: the pure parts', () => {
     );
   });
 
-  /** Chunks written one by one into a capture with a reused buffer: what it reports, checked against the output. */
-  function checkCapture(dir: string, chunks: Uint8Array[], tailBytes: number, keep: boolean, n: number) {
-    const path = join(dir, `f${n}`);
-    const capture = new OutputCapture({ tailBytes, maxFileBytes: 1e9, createFile: () => ({ fd: openSync(path, 'wx', 0o600), path }) });
-    for (const c of chunks) {
-      const reused = Buffer.from(c);
-      capture.write(reused);
-      reused.fill(0x21); // the caller's buffer is reused: the capture must have copied it
-    }
+  /** Chunks written one by one to an output file: its tail and counts, checked against the output. */
+  function checkOutputFile(dir: string, chunks: Uint8Array[], tailBytes: number, keep: boolean, maxBytes: number, n: number) {
+    const file = OutputFile.create(dir, `f${n}`);
+    for (const c of chunks) for (let off = 0; off < c.length; ) off += writeSync(file.fd, c, off);
     const all = Buffer.concat(chunks);
-    const t = capture.tail();
+    const t = file.tail(tailBytes);
     expect(t.totalBytes).toBe(all.length);
     expect(t.totalLines).toBe(all.toString('latin1').split('\n').length - (all.length === 0 || all[all.length - 1] === 0x0a ? 1 : 0));
     expect(t.complete).toBe(all.length <= tailBytes);
@@ -484,32 +546,47 @@ describe('bash: the pure parts', () => {
       if (!t.partialFirstLine) expect(all[all.length - t.tail.length - 1]).toBe(0x0a);
       else expect(t.tail.subarray(0, -1).includes(0x0a)).toBe(false); // no whole line was held: the end of one is shown
     }
-    const file = capture.finish(keep);
-    if (keep) expect(readFileSync(file.path!).equals(all)).toBe(true);
-    else expect(existsSync(path)).toBe(false);
+    const done = file.finish(keep, maxBytes);
+    if (!keep) expect(existsSync(file.path)).toBe(false);
+    else {
+      expect(done).toEqual({ path: file.path, bytes: Math.min(all.length, maxBytes), capped: all.length > maxBytes });
+      expect(readFileSync(file.path).equals(all.subarray(0, maxBytes))).toBe(true);
+      expect(statSync(file.path).mode & 0o777).toBe(0o600);
+    }
   }
 
-  it('OutputCapture: the tail and counts match the output, and the file holds all of it', () => {
+  it('OutputFile: the tail and counts match the output; the kept file holds it, cut to the cap', () => {
     const dir = tempDir();
     let n = 0;
     const small = fc.uint8Array({ maxLength: 90 }).map((a) => a.map((b) => (b % 7 === 0 ? 0x0a : b)));
     fc.assert(
-      fc.property(fc.array(small, { maxLength: 30 }), fc.integer({ min: 1, max: 120 }), fc.boolean(), (chunks, tailBytes, keep) => {
-        checkCapture(dir, chunks, tailBytes, keep, ++n);
+      fc.property(fc.array(small, { maxLength: 30 }), fc.integer({ min: 1, max: 120 }), fc.boolean(), fc.integer({ min: 0, max: 3000 }), (chunks, tailBytes, keep, maxBytes) => {
+        checkOutputFile(dir, chunks, tailBytes, keep, maxBytes, ++n);
       }),
     );
-    // Chunks of up to 40 KB against a tail of up to 100 KB: the ring grows before it wraps (and
-    // chunks of the ring's own sizes fill it exactly before it grows).
+    // Chunks of up to 40 KB against a tail of up to 100 KB.
     const length = fc.oneof(fc.integer({ min: 0, max: 40_000 }), fc.constantFrom(4096, 8192, 16_384, 32_768));
     // Each chunk is described by (length, seed, newline period) and made inside the property, so a counterexample prints small.
     const described = fc.tuple(length, fc.integer({ min: 0, max: 255 }), fc.integer({ min: 2, max: 5000 }));
     const make = ([n, seed, every]: [number, number, number]) => Uint8Array.from({ length: n }, (_, i) => (i % every === every - 1 ? 0x0a : (seed + i * 31) % 256 || 1));
     fc.assert(
       fc.property(fc.array(described, { maxLength: 12 }), fc.integer({ min: 1, max: 100_000 }), fc.boolean(), (chunks, tailBytes, keep) => {
-        checkCapture(dir, chunks.map(make), tailBytes, keep, ++n);
+        checkOutputFile(dir, chunks.map(make), tailBytes, keep, 1e9, ++n);
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('OutputFile: a file that exists is never overwritten; finish twice does nothing more', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'x.log'), 'old');
+    const file = OutputFile.create(dir, 'x');
+    expect(file.path).toBe(join(dir, 'x-2.log'));
+    writeSync(file.fd, 'new\n');
+    expect(file.finish(true, 100)).toEqual({ path: file.path, bytes: 4, capped: false });
+    expect(file.finish(false, 100)).toEqual({ bytes: 0, capped: false });
+    expect(readFileSync(join(dir, 'x.log'), 'utf8')).toBe('old');
+    expect(readFileSync(file.path, 'utf8')).toBe('new\n');
   });
 });
 

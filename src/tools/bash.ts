@@ -1,17 +1,16 @@
 // bash: runs a shell command in the workspace and returns the end of its output and its exit
 // status. The command runs in a process group of its own, with stdin from /dev/null and a
-// scrubbed environment (process-group.ts, env-scrub.ts); its output is captured with bounded
-// memory, the full output going to a private file once it outgrows memory (output-capture.ts),
-// and is cleaned for the model: escapes stripped, progress redraws reduced, binary replaced, the
-// tail kept (output-text.ts). The file is kept only when the result does not show everything.
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
+// scrubbed environment (process-group.ts, env-scrub.ts); its stdout and stderr both go straight to
+// a private full-output file (output-capture.ts), of which only the end is read once the command
+// is done, and cleaned for the model: escapes stripped, progress redraws reduced, binary replaced,
+// the tail kept (output-text.ts). The file is kept only when the result does not show everything.
+import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { scrubEnv, SECRET_SUFFIXES } from './env-scrub.js';
-import { OutputCapture, type CaptureFile, type CapturedFile } from './output-capture.js';
-import { pipeChannel, socketChannel, type OutputChannel } from './output-channel.js';
-import { cleanTail } from './output-text.js';
+import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
+import { cleanTail, type TailView } from './output-text.js';
 import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
@@ -27,19 +26,52 @@ export interface BashToolOptions {
   secretEnvNames?: readonly string[];
   /** The environment commands start from (default process.env, read at each call), before scrubbing. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** The folder for full-output files (the session's own); undefined: a private folder made under the system temp folder. */
+  /**
+   * The folder for full-output files (the session's own); undefined, or a folder that cannot be
+   * made or used: a private folder made under the system temp folder.
+   */
   outputDir?: () => string | undefined;
   /** What the model is shown at most (default DEFAULT_LIMITS: 2000 lines, 50 KB). */
   limits?: TruncateLimits;
-  /** After the command exits, how long its output pipe may stay open (a background child holding it) before the result is returned. Default 250 ms. */
-  graceMs?: number;
   /** SIGTERM → SIGKILL grace when the process group is stopped. Default 2000 ms. */
   killGraceMs?: number;
-  /** The most bytes saved in a full-output file (default 1 GiB); the rest is counted, not saved. */
+  /**
+   * The most bytes a full-output file may hold (default 1 GiB). The size is looked at every
+   * OUTPUT_POLL_MS while the command runs: over it, the command is stopped (an error result that
+   * says so). The file can overshoot the cap by what the command writes between two looks; it is
+   * cut back to the cap before it is kept.
+   */
   maxOutputFileBytes?: number;
   /** The shell (default: bash if found, else /bin/sh). */
   shell?: string;
 }
+
+/** The `details` of a bash result (a type, not an interface: it must fit ToolOutput's Record). */
+export type BashResultDetails = {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** The result does not show the whole output. */
+  truncated: boolean;
+  /** Bytes the command wrote (stdout and stderr). */
+  totalBytes: number;
+  /** Lines in the output; absent when not counted: output over COUNT_LINES_MAX_BYTES (8 MB) is not read whole to count them. */
+  totalLines?: number;
+  timeoutSeconds: number;
+  timeoutClamped?: true;
+  /** The kept full-output file (absent when the result shows everything). */
+  outputFile?: string;
+  /** Why the configured output folder was not used (the file went to a private temp folder instead). */
+  outputDirError?: string;
+  /** The full-output file was cut to maxOutputFileBytes. */
+  outputFileCapped?: true;
+  /** The command was stopped because its output passed maxOutputFileBytes. */
+  outputLimitReached?: true;
+  strayProcessesStopped?: true;
+  survivors?: number[];
+};
 
 function params(defaultTimeout: number, maxTimeout: number) {
   return Type.Object(
@@ -55,14 +87,18 @@ function params(defaultTimeout: number, maxTimeout: number) {
 
 type Args = Static<ReturnType<typeof params>>;
 
-/** Raw bytes kept in memory, as a multiple of the byte limit shown: room for escapes and redraws that cleaning removes. */
+/** Raw bytes read from the end of the output, as a multiple of the byte limit shown: room for escapes and redraws that cleaning removes. */
 const TAIL_FACTOR = 4;
+/** How often the full-output file's size is looked at while the command runs (the size cap). */
+export const OUTPUT_POLL_MS = 150;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const maxTimeout = opts.maxTimeoutSeconds ?? 600;
   const defaultTimeout = Math.min(opts.timeoutSeconds ?? 120, maxTimeout);
+  const maxFileBytes = opts.maxOutputFileBytes ?? 2 ** 30;
+  const tailBytes = Math.max(limits.maxBytes * TAIL_FACTOR, 64 * 1024);
   const groups = new LiveGroups();
   let shell = opts.shell;
   let ownDir: string | undefined;
@@ -73,20 +109,31 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
     return ownDir;
   };
 
-  /** The full-output file for a call: private (0600), in a private folder, named after the call. */
-  const createFile = (toolCallId: string): CaptureFile => {
-    let dir = opts.outputDir?.();
-    if (dir === undefined) dir = privateDir();
-    else makePrivateDirs(dir);
-    return openPrivate(dir, `bash-${safeName(toolCallId)}`);
+  /** The full-output file for a call, in the output folder, else in the private one (and why). */
+  const createFile = (toolCallId: string): { file: OutputFile; dirError?: string } => {
+    const base = `bash-${safeName(toolCallId)}`;
+    let dirError: string | undefined;
+    try {
+      const dir = opts.outputDir?.();
+      if (dir !== undefined) return { file: OutputFile.create(dir, base) };
+    } catch (err) {
+      dirError = (err as Error).message;
+    }
+    try {
+      return { file: OutputFile.create(privateDir(), base), dirError };
+    } catch (err) {
+      throw new ToolError(`the command was not run: no file could be created for its output (${(err as Error).message})`);
+    }
   };
 
-  /** A socket channel (made through a private folder under the system temp folder); an ordinary pipe if that cannot be made. */
-  const openChannel = async (onData: (chunk: Uint8Array) => void): Promise<OutputChannel> => {
+  /** Removes the private folder once it is empty (a kept file keeps it); synchronous, so no call can be creating a file in it meanwhile. */
+  const tidyPrivateDir = () => {
+    if (ownDir === undefined) return;
     try {
-      return await socketChannel(tmpdir(), onData);
+      rmdirSync(ownDir);
+      ownDir = undefined;
     } catch {
-      return pipeChannel(onData);
+      /* not empty, or already gone */
     }
   };
 
@@ -99,6 +146,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       'The call ends when the command exits: processes it left running in the background are stopped then, so this cannot start a server or watcher that keeps running. ' +
       `Output is cleaned (colors and terminal escapes removed, progress lines reduced to their last state, binary data replaced by a note) and only its last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} are shown; ` +
       'when something is not shown, the full output is saved to a file whose path is given (read it with this tool: grep, sed -n, tail). ' +
+      'Output goes to a file: write to stderr with >&2, not > /dev/stderr (that reopens the file and erases what came before). ' +
       `Secret environment variables (names ending in ${SECRET_SUFFIXES.join(', ')}) are removed; PAGER and GIT_PAGER are cat.`,
     parameters: params(defaultTimeout, maxTimeout),
     risk: 'execute',
@@ -111,99 +159,106 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       const timeoutSeconds = Math.min(asked, maxTimeout);
       const { env } = scrubEnv(opts.env ?? process.env, { allowlist: opts.envAllowlist, extraNames: opts.secretEnvNames });
       shell ??= findShell(env.PATH);
-      const capture = new OutputCapture({
-        tailBytes: Math.max(limits.maxBytes * TAIL_FACTOR, 64 * 1024),
-        maxFileBytes: opts.maxOutputFileBytes ?? 2 ** 30,
-        createFile: () => createFile(ctx.toolCallId),
-      });
-      const channel = await openChannel((chunk) => capture.write(chunk));
-      let outcome: RunOutcome;
+      const { file, dirError } = createFile(ctx.toolCallId);
       try {
-        outcome = await runInGroup({
-          shell,
-          command: args.command,
-          cwd: ctx.cwd,
-          env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' },
-          timeoutMs: Math.min(MAX_TIMER_MS, Math.max(1, Math.round(timeoutSeconds * 1000))),
-          signal: ctx.signal,
-          drainMs: opts.graceMs ?? 250,
-          killGraceMs: opts.killGraceMs ?? 2000,
-          channel,
-          groups,
-        });
-      } catch (err) {
-        capture.finish(false);
-        const why = existsSync(ctx.cwd) ? (err as Error).message : `the workspace folder ${ctx.cwd} does not exist`;
-        throw new ToolError(`the command could not be started (${shell} in ${ctx.cwd}): ${why}`);
+        let outcome: RunOutcome;
+        try {
+          outcome = await runInGroup({
+            shell,
+            command: args.command,
+            cwd: ctx.cwd,
+            env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' },
+            timeoutMs: Math.min(MAX_TIMER_MS, Math.max(1, Math.round(timeoutSeconds * 1000))),
+            signal: ctx.signal,
+            killGraceMs: opts.killGraceMs ?? 2000,
+            outputFd: file.fd,
+            limit: { everyMs: OUTPUT_POLL_MS, exceeded: () => file.size() > maxFileBytes },
+            groups,
+          });
+        } catch (err) {
+          const why = existsSync(ctx.cwd) ? (err as Error).message : `the workspace folder ${ctx.cwd} does not exist`;
+          throw new ToolError(`the command could not be started (${shell} in ${ctx.cwd}): ${why}`);
+        }
+        return report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError });
+      } finally {
+        file.finish(false, maxFileBytes); // a no-op once report() has finished it
+        tidyPrivateDir();
       }
-      return report(capture, outcome, { limits, timeoutSeconds, asked });
     },
   };
 }
 
 interface ReportContext {
   limits: TruncateLimits;
+  tailBytes: number;
+  maxFileBytes: number;
   timeoutSeconds: number;
   asked: number;
+  dirError: string | undefined;
 }
 
 /** The result: a notice if something is not shown, the cleaned tail, then the exit status and notes. */
-function report(capture: OutputCapture, run: RunOutcome, c: ReportContext) {
-  const captured = capture.tail();
+function report(output: OutputFile, run: RunOutcome, c: ReportContext) {
+  const captured = output.tail(c.tailBytes);
   const view = cleanTail(captured.tail, c.limits);
-  const hidden = captured.totalLines - view.shownRawLines;
-  const truncated = !captured.complete || hidden > 0 || view.cutLine || captured.partialFirstLine;
-  const file = capture.finish(truncated || view.binary);
+  const linesHidden = captured.totalLines === undefined || captured.totalLines > view.shownRawLines; // not counted: only when not complete
+  const truncated = !captured.complete || linesHidden || view.cutLine || captured.partialFirstLine;
+  const file = output.finish(truncated || view.binary, c.maxFileBytes);
 
   const top: string[] = [];
-  if (truncated) {
-    const cut = view.cutLine || captured.partialFirstLine ? ' The first line shown is only the end of a longer line.' : '';
-    top.push(
-      `[Output truncated: showing the last ${count(view.shownRawLines, 'line')} of ${count(captured.totalLines, 'line')}, ` +
-        `${formatBytes(Buffer.byteLength(view.text))} of ${formatBytes(captured.totalBytes)}; ${count(Math.max(0, hidden), 'earlier line')} not shown.${cut} ${whereFull(file)}]`,
-    );
-  } else if (view.binary) {
-    top.push(`[Binary data in the output is not shown. ${whereFull(file)}]`);
-  }
-  const bottom = [status(run, c.timeoutSeconds)];
+  if (truncated) top.push(truncationNotice(captured, view, file, c.maxFileBytes));
+  else if (view.binary) top.push(`[Binary data in the output is not shown. ${whereFull(file, c.maxFileBytes)}]`);
+  const bottom = [status(run, c)];
   if (run.strayStopped) bottom.push('[Processes the command left running in the background were stopped when it exited.]');
   if (run.survivors.length > 0) bottom.push(`[Warning: processes ${run.survivors.join(', ')} of the command could not be killed (stuck in the kernel?).]`);
   if (c.asked > c.timeoutSeconds) bottom.push(`[The timeout asked for, ${c.asked} s, is over the maximum; ${c.timeoutSeconds} s was used.]`);
 
   const body = view.text === '' ? '(no output)' : view.text;
   const text = [...top, body, '', ...bottom].join('\n');
-  return {
-    content: text,
-    isError: run.exitCode !== 0 || run.timedOut || run.aborted,
-    details: {
-      exitCode: run.exitCode,
-      signal: run.signal,
-      timedOut: run.timedOut,
-      aborted: run.aborted,
-      durationMs: run.durationMs,
-      truncated,
-      totalBytes: captured.totalBytes,
-      totalLines: captured.totalLines,
-      timeoutSeconds: c.timeoutSeconds,
-      ...(c.asked > c.timeoutSeconds ? { timeoutClamped: true } : {}),
-      ...(file.path ? { outputFile: file.path } : {}),
-      ...(file.error ? { outputFileError: file.error } : {}),
-      ...(file.capped ? { outputFileCapped: true } : {}),
-      ...(run.strayStopped ? { strayProcessesStopped: true } : {}),
-      ...(run.survivors.length ? { survivors: run.survivors } : {}),
-    },
+  const details: BashResultDetails = {
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    aborted: run.aborted,
+    durationMs: run.durationMs,
+    truncated,
+    totalBytes: captured.totalBytes,
+    ...(captured.totalLines !== undefined ? { totalLines: captured.totalLines } : {}),
+    timeoutSeconds: c.timeoutSeconds,
+    ...(c.asked > c.timeoutSeconds ? { timeoutClamped: true as const } : {}),
+    ...(file.path ? { outputFile: file.path } : {}),
+    ...(c.dirError ? { outputDirError: c.dirError } : {}),
+    ...(file.capped ? { outputFileCapped: true as const } : {}),
+    ...(run.overLimit ? { outputLimitReached: true as const } : {}),
+    ...(run.strayStopped ? { strayProcessesStopped: true as const } : {}),
+    ...(run.survivors.length ? { survivors: run.survivors } : {}),
   };
+  return { content: text, isError: run.exitCode !== 0 || run.timedOut || run.aborted || run.overLimit, details };
 }
 
-function whereFull(file: CapturedFile): string {
-  if (!file.path) return `The full output could not be saved: ${file.error ?? 'no file'}.`;
-  const part = file.capped ? ` (only its first ${formatBytes(file.bytes)}: the file size limit)` : file.error ? ` (incomplete: ${file.error})` : '';
+/** What is shown of how much, and where the full output is. */
+function truncationNotice(t: CapturedTail, v: TailView, f: CapturedFile, maxFileBytes: number): string {
+  const cut = v.cutLine || t.partialFirstLine ? ' The first line shown is only the end of a longer line.' : '';
+  const shown = `${formatBytes(Buffer.byteLength(v.text))} of ${formatBytes(t.totalBytes)}`;
+  const counts =
+    t.totalLines === undefined
+      ? `showing the last ${count(v.shownRawLines, 'line')}, ${shown} (lines not counted: the output is over ${formatBytes(COUNT_LINES_MAX_BYTES)}).`
+      : `showing the last ${count(v.shownRawLines, 'line')} of ${count(t.totalLines, 'line')}, ${shown}; ${count(Math.max(0, t.totalLines - v.shownRawLines), 'earlier line')} not shown.`;
+  return `[Output truncated: ${counts}${cut} ${whereFull(f, maxFileBytes)}]`;
+}
+
+function whereFull(file: CapturedFile, maxFileBytes: number): string {
+  if (!file.path) return 'The full output could not be saved.';
+  const part = file.capped ? ` (only its first ${formatBytes(maxFileBytes)}: the file size limit)` : '';
   return `Full output${part}: ${file.path} (read it with bash: grep -n, sed -n 'A,Bp', tail).`;
 }
 
-function status(run: RunOutcome, timeoutSeconds: number): string {
-  if (run.timedOut) return `[Timed out after ${timeoutSeconds} s: the command and the processes it started were stopped (SIGTERM, then SIGKILL).]`;
+function status(run: RunOutcome, c: ReportContext): string {
+  if (run.timedOut) return `[Timed out after ${c.timeoutSeconds} s: the command and the processes it started were stopped (SIGTERM, then SIGKILL).]`;
   if (run.aborted) return '[Aborted: the command and the processes it started were stopped.]';
+  if (run.overLimit) {
+    return `[Stopped: the output passed the ${formatBytes(c.maxFileBytes)} limit of the full-output file; the command and the processes it started were stopped (SIGTERM, then SIGKILL).]`;
+  }
   if (run.exitCode === null) return `[Killed by signal ${run.signal ?? 'unknown'}]`;
   return `[Exit code ${run.exitCode}]`;
 }
@@ -215,36 +270,4 @@ function count(n: number, what: string): string {
 /** A tool call id as a file name: only letters, digits, `.`, `_`, `-`; at most 100 characters. */
 function safeName(id: string): string {
   return (id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'call').slice(0, 100);
-}
-
-/**
- * Creates `dir` and its missing parents, each 0700. (Not mkdirSync's `recursive`: on Node 20 it
- * loops forever on a path it cannot create under an existing parent, such as /proc/x.)
- */
-function makePrivateDirs(dir: string): void {
-  const missing: string[] = [];
-  for (let d = resolve(dir); !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
-  for (const d of missing.reverse()) {
-    mkdirSync(d, { mode: 0o700 });
-    chmodSync(d, 0o700); // mkdir applies the umask
-  }
-}
-
-/** Creates `<dir>/<base>.log` (or `<base>-2.log`, … if taken), 0600 whatever the umask. */
-function openPrivate(dir: string, base: string): CaptureFile {
-  for (let n = 1; ; n++) {
-    const path = join(dir, n === 1 ? `${base}.log` : `${base}-${n}.log`);
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        fchmodSync(fd, 0o600);
-      } catch (err) {
-        closeSync(fd);
-        throw err;
-      }
-      return { fd, path };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw err;
-    }
-  }
 }

@@ -1,26 +1,15 @@
-// Bounded capture of a command's output, whatever its size: the last `tailBytes` are copied into
-// one ring buffer (the chunks given may be a reused read buffer: nothing is kept by reference, and
-// nothing is allocated per chunk), lines and bytes are counted, and once the output outgrows the
-// ring the whole of it streams to a file (up to `maxFileBytes`). Output that never outgrows the
-// ring costs no file at all unless the caller asks for one at the end. Writes are synchronous,
-// chunk by chunk, so nothing queues in memory: a slow disk slows the reading, and so the command.
-// A file that cannot be created or written is reported (`error`), never thrown.
-import { closeSync, unlinkSync, writeSync } from 'node:fs';
+// The full-output file of one command. It is created before the command starts (0600, in a 0700
+// folder) and its descriptor is the command's stdout and stderr, so the kernel writes the output
+// straight to it and Node never handles the stream. While the command runs only the file's size
+// is looked at (fstat: the size cap); once it has ended, only the end of the file is read (a
+// positioned read, at most `tailBytes` + 1 bytes), and the lines are counted only when the file is
+// small enough for that to be cheap. Memory is bounded by the tail, whatever the output's size.
+// The file is opened with O_APPEND: a command that reopens its output by name (`> /dev/stderr`,
+// `tee /dev/stdout`) truncates the file, as with any redirection to a file, losing what was
+// written before; O_APPEND at least keeps later writes at the end, without a hole of NUL bytes.
+import { chmodSync, closeSync, existsSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { charStart, firstLineStart } from './output-text.js';
-
-export interface CaptureFile {
-  fd: number;
-  path: string;
-}
-
-export interface OutputCaptureOptions {
-  /** Raw bytes of the end of the output kept in memory. */
-  tailBytes: number;
-  /** The most bytes written to the file; the rest is counted but not saved. */
-  maxFileBytes: number;
-  /** Creates the file for the full output (private); called at most once. May throw. */
-  createFile: () => CaptureFile;
-}
 
 export interface CapturedTail {
   /** Raw bytes from the end of the output; when not `complete`, they start at a line start (or a character start inside a line longer than the tail). */
@@ -30,158 +19,160 @@ export interface CapturedTail {
   /** The tail starts inside a line (one longer than the tail); its first line is only that line's end. */
   partialFirstLine: boolean;
   totalBytes: number;
-  /** Lines in the whole output; an unterminated last line counts. */
-  totalLines: number;
+  /** Lines in the whole output (an unterminated last line counts); undefined when not counted (a file over the counting limit). */
+  totalLines: number | undefined;
 }
 
 export interface CapturedFile {
   /** The path of the kept file. */
   path?: string;
-  /** Bytes in it (less than the output's when it was capped or a write failed). */
+  /** Bytes in it (fewer than the output's when it was cut to the size cap). */
   bytes: number;
+  /** The file was cut to the size cap. */
   capped: boolean;
-  /** Why the file could not be created or completed. */
-  error?: string;
 }
 
 const NEWLINE = 0x0a;
+/** Lines are counted by reading the whole file only up to this size. */
+export const COUNT_LINES_MAX_BYTES = 8 * 1024 * 1024;
+const COUNT_CHUNK_BYTES = 1024 * 1024;
 
-export class OutputCapture {
-  /** The last `tailBytes + 1` bytes, circular: the extra byte tells whether the tail starts a line. */
-  private ring: Buffer;
-  private readonly size: number;
-  /** Where the next byte goes in the ring. */
-  private at = 0;
-  /** Bytes in the ring (its length once it has wrapped). */
-  private held = 0;
-  private totalBytes = 0;
-  private newlines = 0;
-  private lastByte = NEWLINE;
-  private file: CaptureFile | undefined;
-  /** The file takes more output (false once it is capped or a write failed; it is then closed). */
-  private saving = false;
-  private fileBytes = 0;
-  private capped = false;
-  private fileError: string | undefined;
-  private ended = false;
+export class OutputFile {
+  private closed = false;
 
-  constructor(private readonly options: OutputCaptureOptions) {
-    this.size = Math.max(1, options.tailBytes) + 1;
-    this.ring = Buffer.allocUnsafe(Math.min(this.size, 16 * 1024)); // grows up to `size` while the output does
+  private constructor(
+    readonly fd: number,
+    readonly path: string,
+  ) {}
+
+  /**
+   * Creates `<dir>/<base>.log` (or `<base>-2.log`, … if taken), 0600 whatever the umask, making
+   * `dir` and its missing parents (0700) first. Throws when it cannot.
+   */
+  static create(dir: string, base: string): OutputFile {
+    makePrivateDirs(dir);
+    for (let n = 1; ; n++) {
+      const path = join(dir, n === 1 ? `${base}.log` : `${base}-${n}.log`);
+      try {
+        const fd = openSync(path, 'ax+', 0o600); // O_RDWR | O_APPEND | O_CREAT | O_EXCL
+        try {
+          fchmodSync(fd, 0o600);
+        } catch (err) {
+          closeSync(fd);
+          throw err;
+        }
+        return new OutputFile(fd, path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw err;
+      }
+    }
   }
 
-  /** Takes a chunk; it is copied, so the caller may reuse its buffer at once. */
-  write(chunk: Uint8Array): void {
-    if (this.ended || chunk.length === 0) return;
-    if (!this.file && this.fileError === undefined && this.totalBytes + chunk.length > this.options.tailBytes) this.spill();
-    if (this.saving) this.save(chunk);
-    for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, i + 1)) this.newlines++;
-    this.lastByte = chunk[chunk.length - 1];
-    this.totalBytes += chunk.length;
-    this.keep(chunk);
+  /** Bytes in the file now. */
+  size(): number {
+    return fstatSync(this.fd).size;
   }
 
-  /** The end of the output so far, and its size. */
-  tail(): CapturedTail {
-    const last = this.lastBytes(this.held);
-    const totalLines = this.newlines + (this.totalBytes > 0 && this.lastByte !== NEWLINE ? 1 : 0);
-    const complete = this.totalBytes <= this.options.tailBytes;
-    const base = { complete, totalBytes: this.totalBytes, totalLines };
-    if (complete) return { ...base, tail: last, partialFirstLine: false };
-    // `last` holds one byte more than the tail: the one before it.
-    if (last[0] === NEWLINE) return { ...base, tail: last.subarray(1), partialFirstLine: false };
-    const lineStart = firstLineStart(last);
-    const inLine = lineStart === 0 || lineStart >= last.length; // no whole line held: show the end of the one that is
-    return { ...base, tail: last.subarray(inLine ? charStart(last, 1) : lineStart), partialFirstLine: inLine };
+  /** The end of the file (at most `tailBytes` raw bytes, cut at a line start) and its size. */
+  tail(tailBytes: number): CapturedTail {
+    const totalBytes = this.size();
+    const complete = totalBytes <= tailBytes;
+    // One byte more than the tail when there is one: it tells whether the tail starts a line.
+    const last = readAt(this.fd, complete ? 0 : totalBytes - tailBytes - 1, complete ? totalBytes : tailBytes + 1);
+    const counted = complete ? countNewlines(last) : totalBytes <= COUNT_LINES_MAX_BYTES ? countFileNewlines(this.fd, totalBytes) : undefined;
+    const unterminated = last.length > 0 && last[last.length - 1] !== NEWLINE ? 1 : 0;
+    const base = { complete, totalBytes, totalLines: counted === undefined ? undefined : counted + unterminated };
+    return { ...base, ...tailStart(last, complete) };
   }
 
   /**
-   * Ends the capture. `keep`: the full output is wanted in a file (created now if the output never
-   * needed one); otherwise a file already written is removed. Later writes are ignored.
+   * Ends the capture: the file is cut to `maxBytes` if it is over, closed, and kept (`keep`) or
+   * removed. Never throws; a second call does nothing.
    */
-  finish(keep: boolean): CapturedFile {
-    if (!this.ended && keep && !this.file && this.fileError === undefined) this.spill();
-    this.ended = true;
-    const file = this.file;
-    if (file && this.saving) closeQuietly(file.fd);
-    this.saving = false;
-    this.file = undefined;
-    const result: CapturedFile = { bytes: this.fileBytes, capped: this.capped, ...(this.fileError ? { error: this.fileError } : {}) };
-    if (!file) return result;
-    if (keep) return { ...result, path: file.path };
+  finish(keep: boolean, maxBytes: number): CapturedFile {
+    if (this.closed) return { bytes: 0, capped: false };
+    this.closed = true;
+    let bytes = 0;
+    let capped = false;
     try {
-      unlinkSync(file.path);
+      bytes = this.size();
+      if (keep && bytes > maxBytes) {
+        ftruncateSync(this.fd, maxBytes);
+        bytes = maxBytes;
+        capped = true;
+      }
+    } catch {
+      /* the size stays unknown */
+    }
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    if (keep) return { path: this.path, bytes, capped };
+    try {
+      unlinkSync(this.path);
     } catch {
       /* already gone */
     }
-    return result;
-  }
-
-  /** Copies the end of `chunk` into the ring. */
-  private keep(chunk: Uint8Array): void {
-    if (this.ring.length < this.size && this.held + chunk.length > this.ring.length) this.grow(this.held + chunk.length);
-    const n = this.ring.length;
-    const part = chunk.length > n ? chunk.subarray(chunk.length - n) : chunk;
-    const first = Math.min(part.length, n - this.at);
-    this.ring.set(part.subarray(0, first), this.at);
-    this.ring.set(part.subarray(first), 0);
-    this.at = (this.at + part.length) % n;
-    this.held = Math.min(n, this.held + part.length);
-  }
-
-  /** Until it reaches its full size the ring never wraps (it grows first): it holds the output from its start. */
-  private grow(need: number): void {
-    let n = this.ring.length;
-    while (n < need && n < this.size) n *= 2;
-    const bigger = Buffer.allocUnsafe(Math.min(n, this.size));
-    this.ring.copy(bigger, 0, 0, this.held);
-    this.ring = bigger;
-    this.at = this.held;
-  }
-
-  /** The last `count` bytes written (count ≤ bytes held), as one new buffer. */
-  private lastBytes(count: number): Buffer {
-    const n = this.ring.length;
-    const start = (this.at - count + n) % n;
-    if (start + count <= n) return Buffer.from(this.ring.subarray(start, start + count));
-    return Buffer.concat([this.ring.subarray(start), this.ring.subarray(0, this.at)]);
-  }
-
-  /** Creates the file and writes what is held: the whole output so far, since nothing was dropped yet. */
-  private spill(): void {
-    try {
-      this.file = this.options.createFile();
-    } catch (err) {
-      this.fileError = `the file could not be created: ${(err as Error).message}`;
-      return;
-    }
-    this.saving = true;
-    if (this.totalBytes > 0) this.save(this.lastBytes(this.totalBytes));
-  }
-
-  private save(chunk: Uint8Array): void {
-    const fd = this.file!.fd;
-    const room = this.options.maxFileBytes - this.fileBytes;
-    const part = room < chunk.length ? chunk.subarray(0, Math.max(0, room)) : chunk;
-    if (part.length < chunk.length) this.capped = true;
-    try {
-      for (let off = 0; off < part.length; ) off += writeSync(fd, part, off, part.length - off);
-      this.fileBytes += part.length;
-    } catch (err) {
-      this.fileError = `writing the file failed after ${this.fileBytes} bytes: ${(err as Error).message}`;
-    }
-    if (this.capped || this.fileError !== undefined) {
-      // Nothing more goes to the file; it stays, with what it holds, for finish() to keep or remove.
-      this.saving = false;
-      closeQuietly(fd);
-    }
+    return { bytes: 0, capped: false };
   }
 }
 
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    /* already closed */
+/**
+ * Where the tail starts in `last`: all of it when it is the whole output; otherwise after its
+ * first byte (read only to tell) at the first line start, or, when it holds no whole line, at a
+ * character start inside the one line it shows the end of.
+ */
+export function tailStart(last: Buffer, complete: boolean): { tail: Buffer; partialFirstLine: boolean } {
+  if (complete) return { tail: last, partialFirstLine: false };
+  if (last[0] === NEWLINE) return { tail: last.subarray(1), partialFirstLine: false };
+  const lineStart = firstLineStart(last);
+  const inLine = lineStart === 0 || lineStart >= last.length; // no whole line held: show the end of the one that is
+  return { tail: last.subarray(inLine ? charStart(last, 1) : lineStart), partialFirstLine: inLine };
+}
+
+/** Newline bytes in `buf`. */
+export function countNewlines(buf: Uint8Array): number {
+  let n = 0;
+  for (let i = buf.indexOf(NEWLINE); i >= 0; i = buf.indexOf(NEWLINE, i + 1)) n++;
+  return n;
+}
+
+/** Newline bytes in the first `size` bytes of the file, read in chunks into one buffer. */
+function countFileNewlines(fd: number, size: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(COUNT_CHUNK_BYTES, Math.max(1, size)));
+  let n = 0;
+  for (let at = 0; at < size; ) {
+    const got = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
+    if (got === 0) break; // the file shrank meanwhile
+    n += countNewlines(buf.subarray(0, got));
+    at += got;
+  }
+  return n;
+}
+
+/** `length` bytes of the file from `position` (fewer if it ends first). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/**
+ * Creates `dir` and its missing parents, each 0700. (Not mkdirSync's `recursive`: on Node 20 it
+ * loops forever on a path it cannot create under an existing parent, such as /proc/x.)
+ */
+function makePrivateDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
+  for (const d of missing.reverse()) {
+    mkdirSync(d, { mode: 0o700 });
+    chmodSync(d, 0o700); // mkdir applies the umask
   }
 }

@@ -1,20 +1,17 @@
 // Running a shell command in a process group of its own, and ending that group. The command runs
-// with `detached: true` (a new session, so a new group whose id is the shell's pid, and no
-// controlling terminal: a program that opens /dev/tty to prompt fails instead of waiting), stdin
-// from /dev/null, and stderr made a duplicate of stdout before the command starts (a wrapper shell
-// runs `exec 2>&1`, then execs the shell on the command unchanged), so output keeps the order it
-// was written in and a syntax error reports its real line. The call ends when the shell exits: the
-// pipe is drained for a short grace period (a background child may hold it open), then whatever
-// is left of the group is stopped. A timeout or an abort stops the group: SIGTERM, then SIGKILL
-// after a grace period. Known limit: a process that leaves the group (setsid, a daemon) is not seen.
+// as `SHELL -c COMMAND` with `detached: true` (a new session, so a new group whose id is the
+// shell's pid, and no controlling terminal: a program that opens /dev/tty to prompt fails instead
+// of waiting), stdin from /dev/null, and one file descriptor given as both stdout and stderr: one
+// open file description, one offset, so the kernel writes the output to it in the order it was
+// written and Node never reads it. The call ends when the shell exits: whatever is left of the
+// group (a background child) is stopped at once. A timeout, an abort, or the caller's limit check
+// (polled while the command runs) stops the group: SIGTERM, then SIGKILL after a grace period.
+// Known limit: a process that leaves the group (setsid, a daemon) is not seen.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OutputChannel } from './output-channel.js';
 
-/** The wrapper: stderr becomes a copy of stdout, then the same shell runs the command ($1) as `sh -c` would. */
-export const MERGE_AND_RUN = 'exec 2>&1; exec "$0" -c "$1"';
 /** How often the group is looked at while waiting for it to end. */
 const POLL_MS = 20;
 /** After SIGKILL, how long to wait for the group to be gone before reporting survivors. */
@@ -128,12 +125,12 @@ export interface RunOptions {
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
-  /** After the shell exits, how long the pipe may stay open (held by a background child) before it is closed. */
-  drainMs: number;
   /** SIGTERM → SIGKILL. */
   killGraceMs: number;
-  /** Where the output goes (the child's stdout and stderr). */
-  channel: OutputChannel;
+  /** The file descriptor the command's stdout and stderr both go to (the caller keeps and closes its own). */
+  outputFd: number;
+  /** Looked at every `everyMs` while the command runs; when `exceeded()` is true the group is stopped (a check that throws counts as false). */
+  limit?: { everyMs: number; exceeded: () => boolean };
   groups: LiveGroups;
 }
 
@@ -142,6 +139,8 @@ export interface RunOutcome {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** The limit check said so, and the group was stopped. */
+  overLimit: boolean;
   /** Processes of the group were still running after the shell exited, and were stopped. */
   strayStopped: boolean;
   /** Processes of the group still ran after SIGKILL (stuck in the kernel); their pids. */
@@ -150,14 +149,15 @@ export interface RunOutcome {
 }
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
+type StopReason = 'timeout' | 'abort' | 'limit';
 
 /** Starts the shell; rejects with the spawn error (a missing cwd, no such shell, too many processes). */
 function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
-  const child = spawn(o.shell, ['-c', MERGE_AND_RUN, o.shell, o.command], {
+  const child = spawn(o.shell, ['-c', o.command], {
     cwd: o.cwd,
     env: o.env,
     detached: true,
-    stdio: ['ignore', o.channel.stdio, 'ignore'],
+    stdio: ['ignore', o.outputFd, o.outputFd],
   });
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
@@ -165,30 +165,23 @@ function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
     child.once('spawn', () => {
       child.off('error', reject);
       child.on('error', () => undefined); // a later kill error is handled by the group functions
-      o.channel.attach(child);
       resolve({ pid: child.pid!, exited });
     });
   });
 }
 
-/** Runs the command to its end (exit, timeout or abort), its output going to the channel as it comes. */
+/** Runs the command to its end (exit, timeout, abort or limit), then stops what is left of its group. */
 export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
   const started = performance.now();
-  let child: { pid: number; exited: Promise<Exit> };
-  try {
-    child = await start(o);
-  } catch (err) {
-    o.channel.close();
-    throw err;
-  }
+  const child = await start(o);
   const pgid = child.pid;
   o.groups.add(pgid);
   try {
-    let reason: 'timeout' | 'abort' | undefined;
+    let reason: StopReason | undefined;
     let stopping: Promise<boolean> | undefined;
     let giveUp: (value: null) => void = () => undefined;
     const givenUp = new Promise<null>((resolve) => (giveUp = resolve));
-    const stop = (why: 'timeout' | 'abort') => {
+    const stop = (why: StopReason) => {
       if (reason) return;
       reason = why;
       stopping = stopGroup(pgid, o.killGraceMs);
@@ -196,6 +189,15 @@ export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
       void stopping.then(() => sleep(AFTER_KILL_MS, null, { ref: false })).then(giveUp);
     };
     const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
+    const limit = o.limit;
+    const overLimit = () => {
+      try {
+        return limit?.exceeded() === true;
+      } catch {
+        return false; // a check that fails is not a reason to stop the command
+      }
+    };
+    const poll = limit ? setInterval(() => overLimit() && stop('limit'), limit.everyMs) : undefined;
     const onAbort = () => stop('abort');
     if (o.signal.aborted) onAbort();
     else o.signal.addEventListener('abort', onAbort, { once: true });
@@ -204,11 +206,10 @@ export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
       exit = await Promise.race([child.exited, givenUp]);
     } finally {
       clearTimeout(timer);
+      clearInterval(poll);
       o.signal.removeEventListener('abort', onAbort);
     }
-    // A background child may hold the output open: drain it for a moment, no longer.
-    await Promise.race([o.channel.ended, sleep(o.drainMs, undefined, { ref: false })]);
-    o.channel.close();
+    // The shell is gone: a background child it left is stopped now (its output would only grow the file).
     let strayStopped = false;
     if (!stopping && groupMembers(pgid).length > 0) {
       strayStopped = true;
@@ -220,12 +221,12 @@ export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
       signal: exit?.signal ?? null,
       timedOut: reason === 'timeout',
       aborted: reason === 'abort',
+      overLimit: reason === 'limit',
       strayStopped,
       survivors: allStopped ? [] : groupMembers(pgid),
       durationMs: Math.round(performance.now() - started),
     };
   } finally {
-    o.channel.close();
     o.groups.delete(pgid);
   }
 }
