@@ -24,8 +24,11 @@ function outsideWrite() {
 describe('print mode without a terminal', () => {
   it('an ask is refused with a message that says how to allow it; --yes and --approve allow it', async () => {
     const { cwd, outside, script, target } = outsideWrite();
-    const r = await runCli(['--json', '--no-session', '--allow-path', outside, '--script', script, 'write'], { cwd });
+    const trace = join(cwd, 'trace.jsonl');
+    const r = await runCli(['--json', '--no-session', '--allow-path', outside, '--trace', trace, '--script', script, 'write'], { cwd });
     expect(r.code).toBe(0);
+    const account = await runCli(['trace', trace], { cwd });
+    expect(account.stdout).toMatch(/permission deny write_note: no one to ask {2}\[w\]/);
     const end = parseJsonl(r.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!;
     expect(textOf(end.result.content)).toMatch(/needs approval \(the default for writes outside the workspace \(ask\)\), and there is no one to ask .*--yes, with --approve 'write_note\(.*note\.md\)'/);
     expect(existsSync(target)).toBe(false);

@@ -105,6 +105,7 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
         // A failed run's one-line explanation comes from the CLI, which knows the configuration.
         if (event.stopReason === 'max_turns') stderr.write(`mini-agent: stopped after ${event.turns} turns: the run reached --max-turns\n`);
         if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');
+        if (event.stopReason === 'loop_detected') stderr.write('mini-agent: stopped: the model repeated the same tool call (loop detected)\n');
         if (event.stopReason === 'refused') stderr.write(`${describeRefusal(event.refusal)}\n`);
         if (verbose) stderr.write(`[${summary}]\n`);
         break;

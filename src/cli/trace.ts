@@ -100,6 +100,13 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         out.push(`  ${e.result.isError ? '✗' : '✓'} ${e.name} → ${JSON.stringify(preview(result, w))} (${e.durationMs} ms, ${result.length} chars)`);
         break;
       }
+      case 'permission_request':
+        out.push(`  ? ${e.tool} asks for approval: ${e.reason}  [${e.toolCallId}]`);
+        break;
+      case 'permission_decision':
+        // Allowed by a default without asking is the common case: not worth a line.
+        if (e.decision === 'deny' || e.asked || e.rule !== null) out.push(`  permission ${e.decision} ${e.tool}: ${e.rule ?? e.source}${e.asked ? ' (asked)' : ''}  [${e.toolCallId}]`);
+        break;
       case 'compaction_start':
         out.push(`  compaction (${e.reason}) of a ${e.tokensBefore}-token context…`);
         break;
