@@ -193,11 +193,23 @@ describe('the permission matrix: risk × policy × someone to ask × --yes', () 
   });
 });
 
+/** Runs one prompt on a new agent, closes it, and returns its events. */
+async function eventsOf(options: CreateAgentOptions, prompt = 'go'): Promise<AgentEvent[]> {
+  const agent = await createAgent(options);
+  const events: AgentEvent[] = [];
+  agent.subscribe((e) => events.push(e));
+  await agent.prompt(prompt);
+  await agent.close();
+  return events;
+}
+
+const decisionsIn = (events: AgentEvent[]) => events.filter((e): e is Extract<AgentEvent, { type: 'permission_decision' }> => e.type === 'permission_decision');
+
 describe('approvals', () => {
   it('--approve RULE approves the calls it covers, and only those', async () => {
     const cwd = tempDir();
     const tool = riskTool('execute', cwd);
-    const agent = await createAgent({
+    const events = await eventsOf({
       cwd,
       home: tempDir('h-'),
       env: {},
@@ -206,11 +218,7 @@ describe('approvals', () => {
       approve: ['execute_tool(ok*)'],
       script: writeScript(cwd, [{ toolCalls: [{ id: '1', name: tool.name, arguments: { path: 'ok1' } }, { id: '2', name: tool.name, arguments: { path: 'no1' } }] }, { text: 'done' }]),
     });
-    const events: AgentEvent[] = [];
-    agent.subscribe((e) => events.push(e));
-    await agent.prompt('go');
-    await agent.close();
-    const decisions = events.filter((e): e is Extract<AgentEvent, { type: 'permission_decision' }> => e.type === 'permission_decision');
+    const decisions = decisionsIn(events);
     expect(decisions.map((d) => [d.toolCallId, d.decision, d.source])).toEqual([
       ['1', 'allow', 'flag --approve'],
       ['2', 'deny', 'no one to ask'],
@@ -241,19 +249,16 @@ describe('approvals', () => {
     expect(grants.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ type: 'permission_grant', rule: 'execute_tool(make test)', parentId: null })]);
 
     // Resumed without anyone to ask: the grant approves the same call; a different one is still refused.
-    const again = await createAgent({
-      cwd,
-      home,
-      env: {},
-      tools: [tool],
-      session: { file },
-      script: writeScript(cwd, [{ toolCalls: [{ id: '2', name: tool.name, arguments: { path: 'same', command: 'make test' } }, { id: '3', name: tool.name, arguments: { path: 'other', command: 'make deploy' } }] }, { text: 'done' }], 'b.json'),
-    });
-    const events: AgentEvent[] = [];
-    again.subscribe((e) => events.push(e));
-    await again.prompt('again');
-    await again.close();
-    const decisions = events.filter((e): e is Extract<AgentEvent, { type: 'permission_decision' }> => e.type === 'permission_decision');
+    const decisions = decisionsIn(
+      await eventsOf({
+        cwd,
+        home,
+        env: {},
+        tools: [tool],
+        session: { file },
+        script: writeScript(cwd, [{ toolCalls: [{ id: '2', name: tool.name, arguments: { path: 'same', command: 'make test' } }, { id: '3', name: tool.name, arguments: { path: 'other', command: 'make deploy' } }] }, { text: 'done' }], 'b.json'),
+      }),
+    );
     expect(decisions.map((d) => [d.toolCallId, d.decision, d.rule])).toEqual([
       ['2', 'allow', 'execute_tool(make test)'],
       ['3', 'deny', null],
@@ -293,11 +298,7 @@ describe('approvals', () => {
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ permissions: { allow: ['write_tool'] } }));
     const tool = riskTool('write', cwd);
-    const agent = await createAgent({ cwd, home: tempDir('h-'), env: {}, session: 'memory', tools: [tool], readOnly: true, script: writeScript(cwd, [{ toolCalls: [{ id: '1', name: tool.name, arguments: { path: 'x' } }] }, { text: 'ok' }]) });
-    const events: AgentEvent[] = [];
-    agent.subscribe((e) => events.push(e));
-    await agent.prompt('go');
-    await agent.close();
+    const events = await eventsOf({ cwd, home: tempDir('h-'), env: {}, session: 'memory', tools: [tool], readOnly: true, script: writeScript(cwd, [{ toolCalls: [{ id: '1', name: tool.name, arguments: { path: 'x' } }] }, { text: 'ok' }]) });
     expect(events.find((e) => e.type === 'permission_decision')).toMatchObject({ decision: 'deny', source: 'read-only' });
     expect(existsSync(join(cwd, 'x.ran'))).toBe(false);
   });

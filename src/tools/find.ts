@@ -4,8 +4,9 @@
 // '/' matches folders only. Skips .git and what .gitignore ignores, never follows a symbolic
 // link (a link is listed as an entry of its own), and caps the list with a notice giving the total.
 import { Type, type Static } from 'typebox';
+import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
-import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree } from './walk.js';
 import { resolveForRead } from './workspace.js';
 
@@ -52,32 +53,22 @@ export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args>
       const limit = args.limit ?? FIND_DEFAULT_LIMIT;
       const stats = newWalkStats();
       const pacer = new Pacer(ctx.signal);
-      const lines: string[] = [];
-      let bytes = 0;
+      const out = new CappedLines(limit, limits);
       let total = 0;
       let seen = 0;
-      let full: 'limit' | 'bytes' | 'lines' | undefined;
       for (const e of walkTree(ctx, root, { signal: ctx.signal }, stats)) {
         if (pacer.due()) await pacer.pause();
         seen++;
         if (foldersOnly && e.kind !== 'dir') continue;
         if (!matches(e.shown, e.name)) continue;
         total++;
-        if (full) continue;
-        const line = e.kind === 'dir' ? e.shown + '/' : e.shown;
-        const size = Buffer.byteLength(line) + 1;
-        if (lines.length >= limit) full = 'limit';
-        else if (bytes + size > limits.maxBytes) full = 'bytes';
-        else if (lines.length >= limits.maxLines) full = 'lines';
-        else {
-          lines.push(line);
-          bytes += size;
-        }
+        out.add(e.kind === 'dir' ? e.shown + '/' : e.shown);
       }
+      const lines = out.lines;
       const notes: string[] = [];
       if (total > lines.length) {
-        const why = full === 'limit' ? `limit ${limit}` : full === 'bytes' ? `the ${formatBytes(limits.maxBytes)} output cap` : `the ${limits.maxLines}-line output cap`;
-        const raise = full === 'limit' && limit < FIND_MAX_LIMIT ? `, or raise limit (at most ${FIND_MAX_LIMIT})` : '';
+        const why = out.why(`limit ${limit}`);
+        const raise = out.full === 'limit' && limit < FIND_MAX_LIMIT ? `, or raise limit (at most ${FIND_MAX_LIMIT})` : '';
         notes.push(
           `[Showing ${lines.length} of ${total} matching paths; ${total - lines.length} more not shown, stopped at ${why}. ` +
             `Narrow the search with a more specific glob (e.g. "src/**/*.ts") or a path${raise}.]`,

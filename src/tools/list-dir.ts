@@ -5,8 +5,9 @@
 // entries that hid; caps the listing with a notice giving the total.
 import { readlinkSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
+import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
-import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
 import { newWalkStats, openSearchRoot, Pacer, plural, walkTree, type WalkEntry } from './walk.js';
 import { resolveForRead } from './workspace.js';
 
@@ -52,27 +53,17 @@ export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition
       if (!root.isDir) throw new ToolError(`${root.shown} is not a folder${root.isFile ? '; read it with read_file' : ''}`);
       const stats = newWalkStats();
       const pacer = new Pacer(ctx.signal);
-      const lines: string[] = [];
-      let bytes = 0;
+      const out = new CappedLines(maxEntries, limits);
       let total = 0;
-      let full: 'entries' | 'bytes' | 'lines' | undefined;
       for (const e of walkTree(ctx, root, { signal: ctx.signal, maxDepth: depth }, stats)) {
         if (pacer.due()) await pacer.pause();
         total++;
-        if (full) continue;
-        const line = entryLine(e);
-        const size = Buffer.byteLength(line) + 1;
-        if (lines.length >= maxEntries) full = 'entries';
-        else if (bytes + size > limits.maxBytes) full = 'bytes';
-        else if (lines.length >= limits.maxLines) full = 'lines';
-        else {
-          lines.push(line);
-          bytes += size;
-        }
+        if (!out.full) out.add(entryLine(e));
       }
+      const lines = out.lines;
       const notes: string[] = [];
       if (total > lines.length) {
-        const why = full === 'entries' ? `${maxEntries} entries` : full === 'bytes' ? `the ${formatBytes(limits.maxBytes)} output cap` : `the ${limits.maxLines}-line output cap`;
+        const why = out.why(`${maxEntries} entries`);
         const smaller = depth > 1 ? ', or a smaller depth' : '';
         notes.push(
           `[Showing ${lines.length} of ${total} entries (depth ${depth}); ${total - lines.length} more not shown, stopped at ${why}. ` +
