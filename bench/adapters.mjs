@@ -2,6 +2,7 @@
 // linear growth of tool-call argument accumulation. Imported by bench/run.mjs.
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
+import { median } from './lib.mjs';
 
 const CHUNK = 64 * 1024;
 
@@ -64,21 +65,6 @@ async function drainAdapter(adapter) {
   }
   if (last.type !== 'done') throw new Error(`adapter ended with ${last.type}: ${JSON.stringify(last.error)}`);
   return { n, message: last.message };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-async function timeIt(fn, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return median(times);
 }
 
 /** Median times of a and b, measured alternately (after a warm-up), so drift hits both alike. */

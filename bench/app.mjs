@@ -4,11 +4,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+import { median, timedAsync } from './lib.mjs';
 
 /** A child process speaking JSON lines; `ask` sends one and resolves with the matching reply. */
 function lineProcess(args, opts) {
@@ -78,17 +74,8 @@ export async function appBenchmarks({ root, work, lib, report }) {
       if (result.stopReason !== 'completed') throw new Error('bare bench');
     };
     for (let i = 0; i < 20; i++) await once(), await bare();
-    const time = async (fn, n) => {
-      const xs = [];
-      for (let i = 0; i < n; i++) {
-        const t = performance.now();
-        await fn();
-        xs.push(performance.now() - t);
-      }
-      return median(xs);
-    };
-    const floor = await time(bare, 100);
-    const value = await time(once, 100);
+    const floor = await timedAsync(bare, 100);
+    const value = await timedAsync(once, 100);
     report('createAgent + 1 scripted prompt (median)', value, 'bare runner', floor, '< 20 ms', value < 20);
   }
 }

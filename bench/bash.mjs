@@ -7,41 +7,25 @@
 // pipe that Node drains and discards (what reading the output in Node would cost). Imported by
 // run.mjs; also runs alone: node bench/bash.mjs.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 const MB = 1024 * 1024;
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 /** The tool, the registry and the spawn details, bundled from src with esbuild (they are not all exported by dist/index.mjs). */
-async function bundleTool(root, work) {
-  const { build } = await import('esbuild');
-  const outfile = join(work, 'bash-tool.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { createBashTool } from './src/tools/bash.ts';",
-        "export { ToolRegistry } from './src/tools/registry.ts';",
-        "export { findShell } from './src/tools/process-group.ts';",
-      ].join('\n'),
-      resolveDir: root,
-      sourcefile: 'bash-api.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
+function bundleTool(root, work) {
+  return bundleFromSrc({
+    root,
+    work,
+    name: 'bash-api',
+    contents: [
+      "export { createBashTool } from './src/tools/bash.ts';",
+      "export { ToolRegistry } from './src/tools/registry.ts';",
+      "export { findShell } from './src/tools/process-group.ts';",
+    ],
   });
-  return outfile;
 }
 
 /**
@@ -153,16 +137,4 @@ export async function bashBenchmarks({ root, work, report }) {
 }
 
 // Alone: the same report format as run.mjs.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-bash-'));
-  const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
-  const report = (name, value, floorName, floor, target, pass) =>
-    console.log(`${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${(value / floor).toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`);
-  report.record = () => undefined;
-  try {
-    await bashBenchmarks({ root, work, report });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+if (isMain(import.meta.url)) await runAlone('bash', bashBenchmarks);

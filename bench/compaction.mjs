@@ -2,30 +2,10 @@
 // serialization of what is summarized, its chunks for an 8k summarizer window; not the LLM call)
 // and the token estimate over 1 MB of mixed text, each next to a floor measured in the same run.
 // Imported by run.mjs; also runs alone: node bench/compaction.mjs (no build needed).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { bundleFromSrc, isMain, runAlone, timed } from './lib.mjs';
 
 const NEEDED = ['planCompaction', 'serializeEntry', 'chunkBlocks', 'estimateTextTokens', 'compactionSettings'];
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** Median wall time of `fn` over `runs` runs, after `warm` untimed ones. */
-function timed(fn, runs, warm = 5) {
-  for (let i = 0; i < warm; i++) fn();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
 
 /**
  * The compaction functions: from the library when it exports them, else bundled from src with
@@ -34,33 +14,22 @@ function timed(fn, runs, warm = 5) {
  * and so is the seeded random source of the inputs (test/support/seeded-random.ts).
  */
 async function compactionApi(root, work, lib) {
-  const { build } = await import('esbuild');
-  const outfile = join(work, 'compaction-api.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export * from './src/session/compaction-plan.ts';",
-        "export * from './src/session/tokens.ts';",
-        "export { SUMMARY_SYSTEM_PROMPT, initialPrompt } from './src/session/summary-prompts.ts';",
-        "export { seededRandom } from './test/support/seeded-random.ts';",
-      ].join('\n'),
-      resolveDir: root,
-      sourcefile: 'compaction-api.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
+  const outfile = await bundleFromSrc({
+    root,
+    work,
+    name: 'compaction-api',
+    contents: [
+      "export * from './src/session/compaction-plan.ts';",
+      "export * from './src/session/tokens.ts';",
+      "export { SUMMARY_SYSTEM_PROMPT, initialPrompt } from './src/session/summary-prompts.ts';",
+      "export { seededRandom } from './test/support/seeded-random.ts';",
+    ],
   });
   const bundled = await import(pathToFileURL(outfile).href);
   const fromLib = lib && NEEDED.every((n) => typeof lib[n] === 'function');
   const api = fromLib ? lib : bundled;
-  return { api, prompts: bundled, source: fromLib ? 'dist/index.mjs' : 'src bundled' };
+  return { api, prompts: bundled, source: fromLib ? 'dist/index.mjs' : 'src bundled', bundle: outfile };
 }
-
 
 const WORDS = 'the of and to in is that for it with as was on be by this are from or have session compaction summary request response token window configuration implementation repository dependency performance error message directory file update test property value number string because however agent model provider user tool result branch entry path estimate tokenizer'.split(' ');
 const CJK = ['请帮我检查这个函数为什么会返回空值。', '会话压缩之后，模型只能看到摘要和最近的消息。', 'このファイルを読み込んで、内容を要約してください。', '설정 파일을 수정했으니 테스트를 다시 실행해 보겠습니다.'];
@@ -134,7 +103,7 @@ function plainText(e) {
 }
 
 export async function compactionBenchmarks({ root, work, lib, report }) {
-  const { api, prompts, source } = await compactionApi(root, work, lib);
+  const { api, prompts, source, bundle } = await compactionApi(root, work, lib);
   const runs = Number(process.env.BENCH_COMPACTION_RUNS ?? 21);
 
   // ---- planning a compaction of a 10,000-entry path, for an 8k summarizer window ----
@@ -208,25 +177,8 @@ export async function compactionBenchmarks({ root, work, lib, report }) {
     report(`token estimate, 1 MB mixed: ${when}`, value, 'charCodeAt loop', floorMs, '< 10 ms', value < 10);
   };
   estimateFigure('after plans', api.estimateTextTokens);
-  estimateFigure('alone', (await import(`${pathToFileURL(join(work, 'compaction-api.mjs')).href}?alone`)).estimateTextTokens);
+  estimateFigure('alone', (await import(`${pathToFileURL(bundle).href}?alone`)).estimateTextTokens);
 }
 
-// Alone: the same report format as run.mjs.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-compaction-'));
-  const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
-  const report = (name, value, floorName, floor, target, pass) =>
-    console.log(`${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${(value / floor).toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`);
-  let lib;
-  try {
-    lib = await import(pathToFileURL(join(root, 'dist', 'index.mjs')).href);
-  } catch {
-    lib = undefined; // not built: the bundle from src is used
-  }
-  try {
-    await compactionBenchmarks({ root, work, lib, report });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+// Alone: the same report format as run.mjs; dist/index.mjs if it is built, else the bundle from src.
+if (isMain(import.meta.url)) await runAlone('compaction', compactionBenchmarks, { lib: true });

@@ -8,35 +8,15 @@
 // Imported by run.mjs; also runs alone: node bench/edit.mjs (no build needed).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+import { pathToFileURL } from 'node:url';
+import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 /** The edit tool and the registry, bundled from src with esbuild (they are not exported from src/index.ts). */
 async function editApi(root, work) {
-  const { build } = await import('esbuild');
-  const outfile = join(work, 'edit-api.mjs');
-  await build({
-    stdin: {
-      contents: ["export { createEditFileTool } from './src/tools/edit-file.ts';", "export { ToolRegistry } from './src/tools/registry.ts';"].join('\n'),
-      resolveDir: root,
-      sourcefile: 'edit-api.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
+  const contents = ["export { createEditFileTool } from './src/tools/edit-file.ts';", "export { ToolRegistry } from './src/tools/registry.ts';"];
+  return import(pathToFileURL(await bundleFromSrc({ root, work, name: 'edit-api', contents })).href);
 }
 
 /** About `bytes` of source-like text (deterministic), with one marked line in the middle. */
@@ -139,15 +119,4 @@ export async function editBenchmarks({ root, work, report }) {
 }
 
 // Alone: the same report format as run.mjs.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-edit-'));
-  const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
-  const report = (name, value, floorName, floor, target, pass) =>
-    console.log(`${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${(value / floor).toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`);
-  try {
-    await editBenchmarks({ root, work, report });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+if (isMain(import.meta.url)) await runAlone('edit', editBenchmarks);

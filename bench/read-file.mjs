@@ -6,34 +6,19 @@
 // it (skipped, with the estimate, when that would take more than a few seconds).
 // Imported by run.mjs; also runs alone: node bench/read-file.mjs (no build needed).
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 const GB = 1024 ** 3;
 const LAST_LINES = 5000; // numbered lines that end the file, to check what the reads return
 
 /** read_file and the registry, bundled from src with esbuild (the bench measures the source as it is, built or not). */
-async function bundleApi(root, work) {
-  const { build } = await import('esbuild');
-  const outfile = join(work, 'read-file-api.mjs');
-  await build({
-    stdin: {
-      contents: "export { createReadFileTool } from './src/tools/read-file.ts';\nexport { ToolRegistry } from './src/tools/registry.ts';",
-      resolveDir: root,
-      sourcefile: 'read-file-api.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  return outfile;
+function bundleApi(root, work) {
+  const contents = ["export { createReadFileTool } from './src/tools/read-file.ts';", "export { ToolRegistry } from './src/tools/registry.ts';"];
+  return bundleFromSrc({ root, work, name: 'read-file-api', contents });
 }
 
 /** One log line of a realistic length (about 100 bytes), varied by `i`. */
@@ -106,11 +91,6 @@ function runChild(work, api, file, args, floor = 'same bytes') {
   return JSON.parse(r.stdout);
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function readFileBenchmarks({ root, work, report }) {
@@ -163,22 +143,5 @@ export async function readFileBenchmarks({ root, work, report }) {
   }
 }
 
-// Alone: the same report format as run.mjs.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-read-file-'));
-  const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
-  const results = [];
-  const report = (name, value, floorName, floor, target, pass) => {
-    results.push({ name, pass });
-    console.log(`${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${(value / floor).toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`);
-  };
-  report.record = (name, pass) => results.push({ name, pass });
-  try {
-    await readFileBenchmarks({ root, work, report });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  const missed = results.filter((r) => !r.pass);
-  console.log(`\n${results.length} figures, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);
-}
+// Alone: the same report format as run.mjs, and a closing line that counts the figures missed.
+if (isMain(import.meta.url)) await runAlone('read-file', readFileBenchmarks, { summary: true });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { median, reportLine } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'mini-agent');
@@ -13,19 +14,9 @@ const lib = await import(join(root, 'dist', 'index.mjs'));
 const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-'));
 const results = [];
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-function fmt(ms) {
-  return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
 function report(name, value, floorName, floor, target, pass) {
-  const ratio = value / floor;
-  results.push({ name, value, floor, ratio, pass });
-  console.log(
-    `${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${ratio.toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`,
-  );
+  results.push({ name, value, floor, ratio: value / floor, pass });
+  console.log(reportLine(name, value, floorName, floor, target, pass));
 }
 function timeSpawn(cmd, args, n) {
   const times = [];

@@ -4,44 +4,24 @@
 // so both read from the page cache. grep must also find exactly the lines `grep -rn` finds.
 // Imported by run.mjs; also runs alone: node bench/search.mjs (no build needed).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 const FILES = 50_000;
 const LITERAL = 'zqxNeedle42';
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 /** The tools and the registry, bundled from src with esbuild (they are not exported by dist/index.mjs), and the seeded random source. */
 async function searchApi(root, work) {
-  const { build } = await import('esbuild');
-  const outfile = join(work, 'search-api.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { createGrepTool } from './src/tools/grep.ts';",
-        "export { createFindTool } from './src/tools/find.ts';",
-        "export { ToolRegistry } from './src/tools/registry.ts';",
-        "export { seededRandom } from './test/support/seeded-random.ts';",
-      ].join('\n'),
-      resolveDir: root,
-      sourcefile: 'search-api.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
+  const contents = [
+    "export { createGrepTool } from './src/tools/grep.ts';",
+    "export { createFindTool } from './src/tools/find.ts';",
+    "export { ToolRegistry } from './src/tools/registry.ts';",
+    "export { seededRandom } from './test/support/seeded-random.ts';",
+  ];
+  return import(pathToFileURL(await bundleFromSrc({ root, work, name: 'search-api', contents })).href);
 }
 
 const WORDS =
@@ -169,15 +149,4 @@ export async function searchBenchmarks({ root, work, report }) {
 }
 
 // Alone: the same report format as run.mjs.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const work = mkdtempSync(join(tmpdir(), 'mini-agent-bench-search-'));
-  const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
-  const report = (name, value, floorName, floor, target, pass) =>
-    console.log(`${name.padEnd(44)} ${fmt(value).padStart(10)}   floor ${floorName} ${fmt(floor).padStart(9)}   ratio ${(value / floor).toFixed(2)}×   target ${target}  ${pass ? 'ok' : 'MISSED'}`);
-  try {
-    await searchBenchmarks({ root, work, report });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+if (isMain(import.meta.url)) await runAlone('search', searchBenchmarks);

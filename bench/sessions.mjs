@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { median } from './lib.mjs';
 
 const hook = new URL('./rss-hook.mjs', import.meta.url).pathname;
 
@@ -22,11 +23,6 @@ function measured(args, opts) {
   const rss = Number(readFileSync(rssFile, 'utf8'));
   rmSync(rssFile);
   return { ms, rss, stdout: r.stdout };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** A session file of `count` alternating messages, in the format `version` (the current one unless said). */
