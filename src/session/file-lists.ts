@@ -5,8 +5,12 @@ import { isAbsolute, normalize, relative, sep } from 'node:path';
 import type { ToolCall } from '../core/types.js';
 import type { ContentEntry, FileLists } from './entries.js';
 
-/** Tools whose `path` argument is read, or written. Later tools (edit, bash) join these lists. */
-const READS = new Set(['read_file', 'list_files', 'grep', 'find']);
+/**
+ * Tools whose `path` argument is a file read, or a file written. The search tools (list_dir, grep,
+ * find) are left out: their path is usually a folder, and what they found is in their results.
+ * bash reports no files (what a command touched cannot be read off its text).
+ */
+const READS = new Set(['read_file']);
 const WRITES = new Set(['write_note', 'write_file', 'edit_file']);
 
 export function emptyFileLists(): FileLists {
