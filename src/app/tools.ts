@@ -40,6 +40,7 @@ export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
       secretEnvNames: opts.secretEnvNames ? [...opts.secretEnvNames] : undefined,
       env: opts.env,
       outputDir: opts.outputDir,
+      trackGitChanges: true,
     }),
   ];
 }

@@ -46,7 +46,16 @@ export function collectFileLists(entries: readonly ContentEntry[], previous: Fil
   }
   const failed = new Set<string>();
   for (const e of entries) {
-    if (e.type === 'message' && e.message.role === 'toolResult' && e.message.isError) failed.add(e.message.toolCallId);
+    if (e.type !== 'message' || e.message.role !== 'toolResult') continue;
+    if (e.message.isError) failed.add(e.message.toolCallId);
+    // A tool that reports the files it changed (bash, from git status before and after), even if it then failed.
+    const changed = e.message.details?.modifiedFiles;
+    if (Array.isArray(changed)) {
+      for (const f of changed) {
+        const path = typeof f === 'string' ? workspacePath(f, cwd) : undefined;
+        if (path !== undefined) modified.add(path);
+      }
+    }
   }
   for (const e of entries) {
     if (e.type === 'branch_summary') {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { scrubEnv, SECRET_SUFFIXES } from './env-scrub.js';
+import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
 import { cleanTail, type TailView } from './output-text.js';
 import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
@@ -44,6 +45,11 @@ export interface BashToolOptions {
   maxOutputFileBytes?: number;
   /** The shell (default: bash if found, else /bin/sh). */
   shell?: string;
+  /**
+   * In a git repository, compare `git status` before and after the command and report the files
+   * it changed in `details.modifiedFiles` (for compaction's file lists). Best effort; off by default.
+   */
+  trackGitChanges?: boolean;
 }
 
 /** The `details` of a bash result (a type, not an interface: it must fit ToolOutput's Record). */
@@ -71,6 +77,8 @@ export type BashResultDetails = {
   outputLimitReached?: true;
   strayProcessesStopped?: true;
   survivors?: number[];
+  /** With trackGitChanges, in a git repository: the workspace-relative files the command changed (by `git status` before and after). */
+  modifiedFiles?: string[];
 };
 
 function params(defaultTimeout: number, maxTimeout: number) {
@@ -160,6 +168,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       const { env } = scrubEnv(opts.env ?? process.env, { allowlist: opts.envAllowlist, extraNames: opts.secretEnvNames });
       shell ??= findShell(env.PATH);
       const { file, dirError } = createFile(ctx.toolCallId);
+      const before = opts.trackGitChanges ? await gitSnapshot(ctx.cwd) : undefined;
       try {
         let outcome: RunOutcome;
         try {
@@ -179,7 +188,10 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
           const why = existsSync(ctx.cwd) ? (err as Error).message : `the workspace folder ${ctx.cwd} does not exist`;
           throw new ToolError(`the command could not be started (${shell} in ${ctx.cwd}): ${why}`);
         }
-        return report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError });
+        const result = report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError });
+        const after = before ? await gitSnapshot(ctx.cwd) : undefined;
+        if (!before || !after) return result;
+        return { ...result, details: { ...result.details, modifiedFiles: changedFiles(before, after) } };
       } finally {
         file.finish(false, maxFileBytes); // a no-op once report() has finished it
         tidyPrivateDir();

@@ -1,4 +1,4 @@
-// System tools that some tests need (a browser, tmux), found on this
+// System tools that some tests need (a browser, tmux, git), found on this
 // machine or not. A missing tool skips the test with a note that says why and how to get it,
 // and the summary line shows that note. Under MINI_AGENT_REQUIRE_SYSTEM_TOOLS=1 (.ci/run sets it)
 // a missing tool fails the test instead, and so does an explicit opt-out: CI never skips.
@@ -43,6 +43,17 @@ export const TMUX: SystemTool = {
   commands: ['tmux'],
   install: 'install it with: apt-get install tmux, or set MINI_AGENT_TMUX=/path/to/tmux',
   skipEnv: 'MINI_AGENT_SKIP_TMUX',
+};
+
+/** git, for tests that compare with it or need a repository. */
+export const GIT: SystemTool = {
+  name: 'git',
+  need: 'need git',
+  envVar: 'MINI_AGENT_GIT',
+  paths: ['/usr/bin/git'],
+  commands: ['git'],
+  install: 'install it with: apt-get install git, or set MINI_AGENT_GIT=/path/to/git',
+  skipEnv: 'MINI_AGENT_SKIP_GIT',
 };
 
 type Env = Record<string, string | undefined>;
