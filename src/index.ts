@@ -3,6 +3,8 @@
 // their own loop or front end.
 export { createAgent } from './app/agent.js';
 export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice } from './app/types.js';
+export type { PermissionAnswer, PermissionAsker, PermissionReply, PermissionRequest } from './app/permission-gate.js';
+export { builtinTools } from './app/tools.js';
 export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';
 export * from './core/types.js';
 export * from './core/events.js';
@@ -16,10 +18,21 @@ export { compactSession, modelSummarizer, summaryOutputTokens, type CompactionCo
 export type { ModelAdapter, ModelRequest, ModelStreamEvent, ToolSpec } from './model/adapter.js';
 export { ScriptedModel } from './model/scripted.js';
 export { parseScript, type Script, type ScriptTurn } from './model/script.js';
-export { ToolRegistry, errorResult, type PermissionCheck, type PermissionDecision } from './tools/registry.js';
+export { ToolRegistry, errorResult, type PermissionCheck, type PermissionDecision, type PermissionContext, type CallAccess, type ToolHooks } from './tools/registry.js';
+export type { BeforeToolCallResult, HookCall, HookContext, HookResult } from './tools/hook-runner.js';
 export type { ToolDefinition, ToolContext, ToolResult, ToolRisk } from './tools/tool.js';
+export { decide, parseRule, commandMatcher, splitCommand, type PermissionPolicy, type PermissionRule, type PermissionLevel, type CallFacts } from './tools/permissions.js';
+export { resolveForRead, resolveForWrite, displayPath, type Boundary } from './tools/workspace.js';
 export { createReadFileTool } from './tools/read-file.js';
 export { createWriteNoteTool } from './tools/write-note.js';
+export { createWriteFileTool } from './tools/write-file.js';
+export { createEditFileTool } from './tools/edit-file.js';
+export { createBashTool, type BashToolOptions } from './tools/bash.js';
+export { scrubEnv } from './tools/env-scrub.js';
+export { createListDirTool } from './tools/list-dir.js';
+export { createGrepTool } from './tools/grep.js';
+export { createFindTool } from './tools/find.js';
+export { PathQueue } from './tools/file-io.js';
 export { runLoop, DEFAULT_MAX_TURNS, type LoopOptions, type RunOutcome } from './agent/loop.js';
 export type { Inbox } from './agent/inbox.js';
 export { SessionRunner, type RunnerOptions, type RunResult } from './agent/runner.js';
