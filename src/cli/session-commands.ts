@@ -11,7 +11,7 @@ import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';
 import { continueSession, resolveEntry, resolveSession } from '../session/resolve.js';
 import { openForWrite } from '../app/session-open.js';
-import { formatStats, formatTree } from './tree-view.js';
+import { formatStats, formatTree } from '../session/tree-text.js';
 import { treeJson } from '../session/tree-json.js';
 
 type Out = (s: string) => void;

@@ -1,10 +1,10 @@
 // The entry tree as text and JSON (pure: a store in, text out). Chains print flat; a fork in
 // the tree indents its branches. Iterative, so a 100,000-entry chain cannot overflow the stack.
 import type { SessionStats, Stats } from '../core/events.js';
-import type { ContentEntry } from '../session/entries.js';
-import type { SessionStore } from '../session/store.js';
-import { preview } from './render.js';
-import { describeEntry } from '../session/tree-json.js';
+import { preview } from '../core/types.js';
+import type { ContentEntry } from './entries.js';
+import type { SessionStore } from './store.js';
+import { describeEntry } from './tree-json.js';
 
 export function formatTree(store: SessionStore, width = 72): string {
   const active = new Set(store.activePath().map((e) => e.id));
