@@ -1,10 +1,8 @@
 // `mini-agent trace FILE`: a step-by-step, human-readable account of a --trace file.
 // Reading only: it never needs or takes a lock.
 import { readFileSync } from 'node:fs';
-import type { AgentEvent } from '../core/events.js';
-import { textOf } from '../core/types.js';
+import { formatTrace, parseTrace } from '../app/trace-text.js';
 import { EXIT } from './exit-codes.js';
-import { preview } from './render.js';
 
 export function traceCommand(args: { file: string; verbose: boolean }): number {
   let text: string;
@@ -22,114 +20,4 @@ export function traceCommand(args: { file: string; verbose: boolean }): number {
   }
   process.stdout.write(formatTrace(events, { width: args.verbose ? 2000 : 160 }));
   return EXIT.completed;
-}
-
-export function parseTrace(text: string, label: string): { events: AgentEvent[]; problems: string[] } {
-  const events: AgentEvent[] = [];
-  const problems: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      const e = JSON.parse(line) as AgentEvent;
-      if (typeof e?.type !== 'string') throw new Error('no type');
-      events.push(e);
-    } catch {
-      problems.push(`${label}: line ${i + 1} is not an event; skipped`);
-    }
-  });
-  return { events, problems };
-}
-
-/** Pure: events in, report out. */
-export function formatTrace(events: readonly AgentEvent[], opts: { width: number }): string {
-  const out: string[] = [];
-  const w = opts.width;
-  let turnStarted = 0;
-  let text = '';
-  let thinking = 0;
-  for (const e of events) {
-    switch (e.type) {
-      case 'run_start': {
-        const session = e.session ? `session ${e.session.id}${e.session.file ? ` (${e.session.file})` : ''}` : 'no session';
-        out.push(`Run ${e.runId} · ${e.provider}/${e.model} · ${session}`);
-        out.push(`  cwd: ${e.cwd} · max turns: ${e.maxTurns} · started ${new Date(e.time).toISOString()}`);
-        out.push(`  prompt: ${JSON.stringify(preview(e.prompt, w))}`);
-        break;
-      }
-      case 'warning':
-        out.push(`  ! ${e.message}`);
-        break;
-      case 'turn_start': {
-        turnStarted = e.time;
-        text = '';
-        thinking = 0;
-        const roles = Object.entries(e.roles).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ');
-        out.push('');
-        out.push(`Turn ${e.turn}: the model saw ${e.messageCount} message${e.messageCount === 1 ? '' : 's'} (${roles || 'none'})${e.compacted ? ', after a compaction summary' : ''}`);
-        break;
-      }
-      case 'text_delta':
-        text += e.delta;
-        break;
-      case 'thinking_delta':
-        thinking += e.delta.length;
-        break;
-      case 'retry':
-        out.push(`  retry ${e.attempt} after ${e.kind} in ${Math.round(e.delayMs)} ms: ${preview(e.message, w)}`);
-        break;
-      case 'message_end': {
-        const m = e.message;
-        if (thinking) out.push(`  thinking: ${thinking} chars`);
-        const answer = textOf(m.content) || text;
-        if (answer) out.push(`  assistant: ${JSON.stringify(preview(answer, w))}`);
-        for (const c of m.content) {
-          if (c.type !== 'toolCall') continue;
-          if (c.argumentsError) {
-            out.push(`  tool call ${c.name}  [${c.id}] (bad arguments: ${c.argumentsError})`);
-            if (c.rawArguments !== undefined) out.push(`    as sent: ${JSON.stringify(preview(c.rawArguments, w))} (${c.rawArguments.length} chars)`);
-          } else out.push(`  tool call ${c.name} ${preview(JSON.stringify(c.arguments), w)}  [${c.id}]`);
-        }
-        const u = m.usage;
-        out.push(`  stop: ${m.stopReason} · usage ${u.input} in / ${u.output} out${u.cacheRead ? ` / ${u.cacheRead} cached` : ''} · ${e.time - turnStarted} ms · entry ${e.entryId}`);
-        if (m.errorMessage) out.push(`  error: ${m.errorMessage}`);
-        if (m.refusal) out.push(`  refused (${m.refusal.reason}${m.refusal.category ? `, ${m.refusal.category}` : ''})${m.refusal.explanation ? `: ${preview(m.refusal.explanation, w)}` : ''}`);
-        break;
-      }
-      case 'tool_end': {
-        const result = textOf(e.result.content);
-        out.push(`  ${e.result.isError ? '✗' : '✓'} ${e.name} → ${JSON.stringify(preview(result, w))} (${e.durationMs} ms, ${result.length} chars)`);
-        break;
-      }
-      case 'permission_request':
-        out.push(`  ? ${e.tool} asks for approval: ${e.reason}  [${e.toolCallId}]`);
-        break;
-      case 'permission_decision':
-        // Allowed by a default without asking is the common case: not worth a line.
-        if (e.decision === 'deny' || e.asked || e.rule !== null) out.push(`  permission ${e.decision} ${e.tool}: ${e.rule ?? e.source}${e.asked ? ' (asked)' : ''}  [${e.toolCallId}]`);
-        break;
-      case 'compaction_start':
-        out.push(`  compaction (${e.reason}) of a ${e.tokensBefore}-token context…`);
-        break;
-      case 'compaction_end':
-        out.push(
-          e.ok
-            ? `  compacted: ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens, entry ${e.entryId}${e.readFiles.length + e.modifiedFiles.length ? ` · read ${e.readFiles.join(', ') || '-'} · modified ${e.modifiedFiles.join(', ') || '-'}` : ''}`
-            : `  ! compaction failed: ${e.error}`,
-        );
-        break;
-      case 'run_end':
-        break;
-      case 'run_settled': {
-        const u = e.usage;
-        out.push('');
-        out.push(`Settled: ${e.stopReason} after ${e.turns} turn${e.turns === 1 ? '' : 's'} · ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} (${e.toolErrors} failed) · ${e.durationMs} ms`);
-        out.push(`  tokens: ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · cost $${u.cost.toFixed(4)}`);
-        if (e.error) out.push(`  error (${e.error.kind}${e.error.retryable ? ', retryable' : ''}): ${e.error.message}`);
-        if (e.refusal) out.push(`  refused (${e.refusal.reason}${e.refusal.category ? `, ${e.refusal.category}` : ''}): ${e.refusal.explanation ?? 'no explanation given'}`);
-        out.push('');
-        break;
-      }
-    }
-  }
-  return out.join('\n') + '\n';
 }
