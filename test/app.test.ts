@@ -34,6 +34,9 @@ function setup(): Setup {
   };
 }
 
+/** The MINI_AGENT_HOME a session file lives under ($HOME/sessions/<workspace>/file). */
+const setupHome = (file: string) => join(file, '..', '..', '..');
+
 const users = (agent: Agent) => agent.messages().flatMap((m) => (m.role === 'user' ? [textOf(m.content)] : []));
 const thrownKind = (fn: () => unknown): string => {
   try {
@@ -251,7 +254,18 @@ describe('the agent', () => {
     const answers = a.messages().flatMap((m) => (m.role === 'assistant' ? [textOf(m.content)] : []));
     expect(answers).toEqual(['from the script', 'from the server']);
     expect(server.requests[0].body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    const file = a.session.file!;
     await a.close();
+    // The switch is a model_change entry; a resume without a provider or model continues with it.
+    const changes = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"model_change"')).map((l) => JSON.parse(l));
+    expect(changes).toEqual([expect.objectContaining({ type: 'model_change', provider: 'openai-compatible', model: 'local-model', parentId: null })]);
+    const resumed = await createAgent({ cwd: a.cwd, env: { MINI_AGENT_HOME: setupHome(file) }, session: { file } });
+    expect(resumed.model).toEqual({ provider: 'openai-compatible', id: 'local-model' });
+    expect(resumed.notes.join('\n')).toContain('continuing with openai-compatible/local-model, the model this session last switched to');
+    await resumed.close();
+    const chosen = await createAgent({ cwd: a.cwd, env: { MINI_AGENT_HOME: setupHome(file) }, session: { file }, provider: 'openai-compatible', model: 'explicit' });
+    expect(chosen.model.id).toBe('explicit');
+    await chosen.close();
   });
 
   it('tools: extraTools add to the built-ins, tools replace them, readOnly and the permission hook decide', async () => {

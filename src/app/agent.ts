@@ -14,7 +14,8 @@ import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
 import { isTrusted } from '../extensions/trust.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
-import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
+import { resolveFor, startModelAndSession } from './agent-start.js';
+import type { EffectiveConfig, Resolved } from './config.js';
 import { permissionGate } from './permission-gate.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -31,34 +32,8 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
   const resolved = resolveFor(options, cwd, env);
   const hooks = await loadHooks(resolved.config.hooks, { trusted: options.trustWorkspace === true || isTrusted(cwd, env), cwd });
-  const model = options.modelAdapter ?? (await createModel({ script: options.script, record: options.record, cwd }, resolved));
-  const opened = openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
-  return new AgentImpl(options, cwd, env, resolved, model, opened, hooks);
-}
-
-/** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
-export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
-  const o = { ...options, ...over };
-  const flags = {
-    provider: o.provider,
-    model: o.model,
-    baseUrl: o.baseUrl,
-    apiKey: o.apiKey,
-    maxTurns: o.maxTurns,
-    compact: o.compact,
-    contextWindow: o.contextWindow,
-    allowPaths: o.allowPaths,
-    yes: o.yes,
-    approve: o.approve,
-    tools: o.enabledTools,
-    bashTimeout: o.bashTimeout,
-  };
-  try {
-    return loadConfig(cwd, env, flags);
-  } catch (err) {
-    if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
-    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined });
-  }
+  const started = await startModelAndSession(options, cwd, env, resolved);
+  return new AgentImpl(options, cwd, env, started.resolved, started.model, started.opened, hooks);
 }
 
 class AgentImpl implements Agent {
@@ -201,6 +176,9 @@ class AgentImpl implements Agent {
     this.resolved = resolved;
     this.modelAdapter = model;
     this.attach(false);
+    // Recorded in the session, so that a resume continues with this model.
+    this.store.append({ type: 'model_change', provider: model.provider, model: model.model });
+    this.store.sync();
     return this.model;
   }
 

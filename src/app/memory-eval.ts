@@ -4,7 +4,7 @@
 // configured compaction thresholds.
 import { compactionSettings, modelSummarizer } from '../agent/compactor.js';
 import type { CompactionSettings } from '../session/compaction-plan.js';
-import { resolveFor } from './agent.js';
+import { resolveFor } from './agent-start.js';
 import type { AgentFlags } from './flags.js';
 import { runMemoryProbe, type MemoryReport, type RoundReport } from './memory-probe.js';
 import { createModel } from './model-factory.js';

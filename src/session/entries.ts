@@ -9,11 +9,12 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
  * 3: adds the `branch_summary` node and the `compaction_failed` control entry, and the
  *    compaction entry's record of what it did (tokens after, summarized ids, file lists, reason, model).
  * 4: adds the `permission_grant` control entry (an approval given "for this session").
+ * 5: adds the `model_change` control entry (the model was switched; a resume continues with it).
  * Older files are migrated (a new file is written and renamed into place; the original is kept
  * as a backup), because an older reader would skip the new entries as corrupt, and a skipped
  * `branch_summary` would cut its branch off the tree.
  */
-export const SESSION_FORMAT_VERSION = 4;
+export const SESSION_FORMAT_VERSION = 5;
 
 export interface SessionHeader {
   type: 'session';
@@ -115,6 +116,14 @@ export interface PermissionGrantEntry extends EntryBase {
   rule: string;
 }
 
+/** The session switched to another model (control entry); the last one is the session's model on resume. */
+export interface ModelChangeEntry extends EntryBase {
+  type: 'model_change';
+  parentId: null;
+  provider: string;
+  model: string;
+}
+
 /** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
 export interface RunRecord extends LastRun {
   error?: string;
@@ -144,7 +153,7 @@ export interface RunEntry extends EntryBase, RunRecord {
 }
 
 export type ContentEntry = MessageEntry | CompactionEntry | BranchSummaryEntry;
-export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry;
+export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry | ModelChangeEntry;
 export type SessionEntry = ContentEntry | ControlEntry;
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
@@ -154,6 +163,7 @@ export type NewEntry =
   | ({ type: 'branch_summary'; parentId?: string | null } & Omit<BranchSummaryEntry, keyof EntryBase | 'type'>)
   | Omit<CompactionFailedEntry, keyof EntryBase>
   | { type: 'permission_grant'; rule: string }
+  | { type: 'model_change'; provider: string; model: string }
   | { type: 'label'; targetId: string; label: string | null }
   | { type: 'leaf'; targetId: string | null }
   | { type: 'session_info'; name: string | null }
@@ -163,7 +173,7 @@ export function isContentEntry(e: SessionEntry): e is ContentEntry {
   return e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary';
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant']);
+const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant', 'model_change']);
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
@@ -200,6 +210,9 @@ export function entryShapeError(value: unknown): string | undefined {
       return undefined;
     case 'compaction_failed':
       if (typeof e.error !== 'string' || typeof e.reason !== 'string') return 'compaction_failed without "reason"/"error"';
+      return undefined;
+    case 'model_change':
+      if (typeof e.provider !== 'string' || typeof e.model !== 'string') return 'model_change without "provider"/"model"';
       return undefined;
     case 'permission_grant':
       if (typeof e.rule !== 'string' || e.rule === '') return 'permission_grant without "rule"';

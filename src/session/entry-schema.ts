@@ -100,6 +100,10 @@ export const SessionEntrySchema = Type.Union(
     Type.Object({ type: Type.Literal('leaf'), ...base, parentId: Null, targetId: Type.Union([Str, Null]) }, { description: 'A move of the active leaf.' }),
     Type.Object({ type: Type.Literal('session_info'), ...base, parentId: Null, name: Type.Union([Str, Null]) }, { description: 'The display name.' }),
     Type.Object(
+      { type: Type.Literal('model_change'), ...base, parentId: Null, provider: Type.String({ minLength: 1 }), model: Type.String({ minLength: 1 }) },
+      { description: 'The session switched to another model; a resume continues with the last one.' },
+    ),
+    Type.Object(
       { type: Type.Literal('permission_grant'), ...base, parentId: Null, rule: Type.String({ minLength: 1 }) },
       { description: 'An approval given "always, for this session": a permission rule, TOOL or TOOL(PATTERN).' },
     ),

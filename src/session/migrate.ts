@@ -19,6 +19,8 @@ const MIGRATIONS: Record<number, Migration> = {
   // 3 → 4: version 4 adds `permission_grant` (an approval for the rest of the session); a
   // version-3 reader would skip it as corrupt and warn. The version-3 entries are valid.
   3: (header, entries) => ({ header: { ...header, version: 4 }, entries }),
+  // 4 → 5: version 5 adds `model_change`; the version-4 entries are valid.
+  4: (header, entries) => ({ header: { ...header, version: 5 }, entries }),
 };
 
 export interface MigrationResult {

@@ -198,6 +198,8 @@ export class SessionStore {
       entry = { ...input, id, parentId: null, timestamp, type: 'compaction_failed' };
     } else if (input.type === 'permission_grant') {
       entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule };
+    } else if (input.type === 'model_change') {
+      entry = { type: 'model_change', id, parentId: null, timestamp, provider: input.provider, model: input.model };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
@@ -308,6 +310,7 @@ export class SessionStore {
       case 'run':
       case 'compaction_failed':
       case 'permission_grant':
+      case 'model_change':
         break;
     }
   }

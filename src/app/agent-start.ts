@@ -1,0 +1,81 @@
+// Starting an agent: the configuration, the model and the session, in the right order. A new
+// session gets its model first (a wrong key fails before a file is created); an existing one is
+// opened first, because it may have switched models (a model_change entry) and a resume continues
+// with the last one unless the caller chose a model.
+import type { ModelAdapter } from '../model/adapter.js';
+import type { SessionStore } from '../session/store.js';
+import { loadConfig, UnknownProviderError, type Resolved } from './config.js';
+import { createModel } from './model-factory.js';
+import { openSession, type OpenedSession } from './session-open.js';
+import type { CreateAgentOptions } from './types.js';
+
+export interface Started {
+  resolved: Resolved;
+  model: ModelAdapter;
+  opened: OpenedSession;
+}
+
+export async function startModelAndSession(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, resolved: Resolved): Promise<Started> {
+  const open = () => openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
+  const pinned = options.provider !== undefined || options.model !== undefined || options.script !== undefined || options.modelAdapter !== undefined;
+  const existing = options.session !== undefined && options.session !== 'new' && options.session !== 'memory';
+  if (pinned || !existing) {
+    const model = options.modelAdapter ?? (await createModel({ script: options.script, record: options.record, cwd }, resolved));
+    return { resolved, model, opened: open() };
+  }
+  const opened = open();
+  try {
+    const last = lastModelChange(opened.store);
+    if (last) {
+      try {
+        const again = resolveFor(options, cwd, env, { provider: last.provider, model: last.model });
+        const model = await createModel({ record: options.record, cwd }, again);
+        opened.notes.push(`continuing with ${last.provider}/${last.model}, the model this session last switched to`);
+        return { resolved: again, model, opened };
+      } catch (err) {
+        opened.notes.push(`this session last switched to ${last.provider}/${last.model}, which cannot be used now (${(err as Error).message}); using the configured model`);
+      }
+    }
+    return { resolved, model: await createModel({ record: options.record, cwd }, resolved), opened };
+  } catch (err) {
+    opened.store.close();
+    opened.lock?.release();
+    throw err;
+  }
+}
+
+/** The session's last model switch (a model_change entry), if any. */
+function lastModelChange(store: SessionStore): { provider: string; model: string } | undefined {
+  const entries = store.entries();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.type === 'model_change') return { provider: e.provider, model: e.model };
+  }
+  return undefined;
+}
+
+/** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
+export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
+  const o = { ...options, ...over };
+  const flags = {
+    provider: o.provider,
+    model: o.model,
+    baseUrl: o.baseUrl,
+    apiKey: o.apiKey,
+    maxTurns: o.maxTurns,
+    compact: o.compact,
+    contextWindow: o.contextWindow,
+    allowPaths: o.allowPaths,
+    yes: o.yes,
+    approve: o.approve,
+    tools: o.enabledTools,
+    bashTimeout: o.bashTimeout,
+  };
+  try {
+    return loadConfig(cwd, env, flags);
+  } catch (err) {
+    if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
+    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined });
+  }
+}
+
