@@ -11,13 +11,11 @@ import type { ScriptTurn } from '../src/model/script.js';
 import type { BranchSummaryEntry, CompactionEntry } from '../src/session/entries.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
-import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../src/session/summary-prompts.js';
-import { wholeSummary } from './support/compaction.js';
+import { summaryTurn } from './support/compaction.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { RpcClient } from './support/rpc-client.js';
 
 /** A scripted summary with every section a summary can be asked for (of a conversation, or of the current task). */
-const summaryTurn = (body: string): ScriptTurn => ({ text: wholeSummary(body, [...SUMMARY_SECTIONS, ...TURN_SECTIONS]) });
 const big = (label: string) => `${label} ${'lorem ipsum dolor sit amet '.repeat(120)}`;
 
 /** A session file with `n` user/assistant exchanges, written by real runs. */

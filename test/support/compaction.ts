@@ -3,6 +3,7 @@
 // see exactly what was asked.
 import type { CompactionConfig, Summarizer } from '../../src/agent/compactor.js';
 import { compactionSettings } from '../../src/session/compaction-plan.js';
+import type { ScriptTurn } from '../../src/model/script.js';
 import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../../src/session/summary-prompts.js';
 
 export interface RecordedSummaryRequest {
@@ -34,3 +35,6 @@ export function quotingSummarizer(requests: RecordedSummaryRequest[] = [], marke
 export function compactionFor(summarize: Summarizer, contextWindow: number, set: { reserveTokens?: number; keepRecentTokens?: number; enabled?: boolean } = {}): CompactionConfig {
   return { enabled: set.enabled ?? true, settings: compactionSettings(contextWindow, set), summarize, model: 'test/summarizer' };
 }
+
+/** A scripted model turn that answers a summary request with every section the prompts ask for. */
+export const summaryTurn = (body: string): ScriptTurn => ({ text: wholeSummary(body, [...SUMMARY_SECTIONS, ...TURN_SECTIONS]) });
