@@ -300,4 +300,21 @@ describe('the agent', () => {
     expect(a.session.export('jsonl').split('\n')[0]).toContain('"type":"session"');
     await a.close();
   });
+
+  it('treeText, filesTouched and showConfig: what the interactive /tree, /status and /show-config print', async () => {
+    const { make, cwd } = setup();
+    writeFileSync(join(cwd, 'notes.md'), 'notes\n');
+    const a = await make([{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }, { name: 'write_file', arguments: { path: 'out.md', content: 'x\n' } }] }, { text: 'written' }]);
+    await a.prompt('read and write');
+    const tree = a.session.treeText(60);
+    expect(tree).toMatch(/user\s+"read and write"/);
+    expect(tree).toMatch(/assistant\s+"written" ◀ leaf/);
+    expect(tree).toMatch(/assistant\s+"→ read_file.{20,60}…"/); // previews cut to the width
+    expect(a.session.filesTouched()).toEqual({ readFiles: ['notes.md'], modifiedFiles: ['out.md'] });
+    const config = a.showConfig();
+    expect(config.find((r) => r.key === 'provider')).toEqual({ key: 'provider', value: 'scripted', source: 'flag --script' }); // the model in use, not the configured default
+    expect(config.every((r) => typeof r.source === 'string' && r.source !== '')).toBe(true);
+    await a.close();
+    expect(() => a.showConfig()).toThrow(/closed/);
+  });
 });

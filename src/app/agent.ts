@@ -15,7 +15,7 @@ import { isTrusted } from '../extensions/trust.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
 import { resolveFor, startModelAndSession } from './agent-start.js';
-import type { EffectiveConfig, Resolved } from './config.js';
+import { showConfig, type EffectiveConfig, type Resolved } from './config.js';
 import { permissionGate } from './permission-gate.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -194,6 +194,17 @@ class AgentImpl implements Agent {
       queue: this.runner.queued(),
       context: { tokens, contextWindow: window, fraction: tokens === null ? null : tokens / window },
     };
+  }
+
+  showConfig(): Array<{ key: string; value: unknown; source: string }> {
+    this.check();
+    // The model in use wins over the configured one: a --script run, or one changed by setModel.
+    const { provider, id } = this.model;
+    const configured = this.resolved.config;
+    const rows = showConfig(this.resolved);
+    if (provider === configured.provider && id === configured.model) return rows;
+    const source = this.options.script ? 'flag --script' : this.options.modelAdapter ? 'SDK modelAdapter' : 'setModel or the session';
+    return rows.map((r) => (r.key === 'provider' ? { ...r, value: provider, source } : r.key === 'model' ? { ...r, value: id, source } : r));
   }
 
   messages(): Message[] {

@@ -8,6 +8,8 @@ import { resolveEntry } from '../session/resolve.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
+import { formatTree } from '../session/tree-text.js';
+import { collectFileLists, emptyFileLists } from '../session/file-lists.js';
 import { AgentError } from './errors.js';
 import { exportText, writeExport } from './export.js';
 import type { AgentSessionHandle } from './types.js';
@@ -46,6 +48,22 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
     tree() {
       live('read');
       return treeJson(store, sessionStats(store));
+    },
+    treeText(width = 72) {
+      live('read');
+      return formatTree(store, width);
+    },
+    filesTouched() {
+      live('read');
+      // The latest compaction's lists, plus what its kept entries and everything after it touched.
+      const path = store.activePath();
+      for (let i = path.length - 1; i >= 0; i--) {
+        const e = path[i];
+        if (e.type !== 'compaction') continue;
+        const kept = path.findIndex((x) => x.id === e.firstKeptEntryId);
+        return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd);
+      }
+      return collectFileLists(path, emptyFileLists(), host.cwd);
     },
     stats() {
       live('read');

@@ -102,7 +102,11 @@ export interface AgentSessionHandle {
   /** Problems found when the file was loaded (corrupt lines, a torn tail). */
   readonly warnings: readonly string[];
   tree(): TreeJson;
+  /** The tree as text, as `mini-agent tree` prints it (each entry's preview cut to `width` characters). */
+  treeText(width?: number): string;
   stats(): SessionStats;
+  /** The files read and modified on the active path (through compactions too), workspace-relative. */
+  filesTouched(): { readFiles: string[]; modifiedFiles: string[] };
   /** Moves the active leaf to an entry (id, prefix or label): the next prompt starts a branch there. */
   branch(entry: string): string;
   /** Copies root → entry into a new session and switches the agent to it; returns the new session. */
@@ -157,6 +161,8 @@ export interface Agent {
   switchSession(choice: SessionChoice): AgentSessionHandle;
   setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }>;
   state(): AgentState;
+  /** The effective configuration, every value with where it came from (API keys redacted), as --show-config prints it. */
+  showConfig(): Array<{ key: string; value: unknown; source: string }>;
   /** What the model would see now: the projection of the active path. */
   messages(): Message[];
   /**
