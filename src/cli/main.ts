@@ -67,10 +67,22 @@ async function dispatch(args: CliArgs): Promise<number> {
       return traceCommand(args);
     }
     case 'run': {
+      if (wantsConversation(args)) {
+        // No prompt, on a terminal: the interactive mode, a front end of its own (its own bundle,
+        // as bin/mini-agent hands --rpc to the RPC bundle); print mode does not import it.
+        const bundle = new URL('./interactive.mjs', import.meta.url).href;
+        const { runInteractive } = (await import(bundle)) as { runInteractive(argv: string[]): Promise<number> };
+        return runInteractive(process.argv.slice(2));
+      }
       const { runCommand } = await import('./run.js');
       return runCommand(args);
     }
   }
+}
+
+/** `mini-agent` with no prompt, stdin and stdout a terminal, and no flag that means print mode. */
+function wantsConversation(args: Extract<CliArgs, { command: 'run' }>): boolean {
+  return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.agent.branch === undefined && args.agent.fork === undefined;
 }
 
 main(process.argv.slice(2)).then(

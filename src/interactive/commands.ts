@@ -1,0 +1,241 @@
+// The slash commands of the interactive mode. Each is a call to the application layer (the same
+// one the SDK, print mode and RPC mode use) and a few lines printed; none reaches the model. An
+// unknown command gets a suggestion.
+import { extname } from 'node:path';
+import type { Agent, ExportFormat } from '../app/agent.js';
+import { formatTrace } from '../app/trace-text.js';
+import type { AgentEvent } from '../core/events.js';
+import { preview } from '../core/types.js';
+import { listSessionFiles, summarizeAll } from '../session/catalog.js';
+import { sessionsDir } from '../session/paths.js';
+import { clean, nearest, type Paint } from './view.js';
+
+export interface CommandContext {
+  agent: Agent;
+  env: NodeJS.ProcessEnv;
+  width: number;
+  paint: Paint;
+  print(lines: readonly string[]): void;
+  exit(): void;
+  /** The events of the last run, for /trace. */
+  lastRun(): readonly AgentEvent[];
+  /** The session changed (new, resume, fork): the front end shows where it is now. */
+  switched(): void;
+}
+
+interface Command {
+  names: string[];
+  usage: string;
+  help: string;
+  run(ctx: CommandContext, arg: string): void | Promise<void>;
+}
+
+const need = (arg: string, usage: string): string => {
+  if (arg === '') throw new CommandError(`usage: ${usage}`);
+  return arg;
+};
+
+export class CommandError extends Error {}
+
+const COMMANDS: Command[] = [
+  { names: ['help'], usage: '/help', help: 'list the commands and keys', run: (ctx) => ctx.print(helpLines(ctx.paint)) },
+  { names: ['exit', 'quit'], usage: '/exit', help: 'leave (Ctrl+D on an empty line too)', run: (ctx) => ctx.exit() },
+  {
+    names: ['new'],
+    usage: '/new',
+    help: 'start a new session',
+    run: (ctx) => {
+      const s = ctx.agent.newSession();
+      ctx.print([ctx.paint.dim(`new session ${s.id}`)]);
+      ctx.switched();
+    },
+  },
+  {
+    names: ['sessions'],
+    usage: '/sessions',
+    help: 'list the sessions of this workspace',
+    run: (ctx) => {
+      const rows = summarizeAll(listSessionFiles(sessionsDir(ctx.agent.cwd, ctx.env)));
+      if (rows.length === 0) return ctx.print([ctx.paint.dim('no sessions in this workspace yet')]);
+      const current = ctx.agent.session.id;
+      ctx.print(
+        rows.map((r) => {
+          const mark = r.id === current ? '*' : ' ';
+          const title = r.name ?? preview(r.firstUserMessage ?? '(empty)', 50);
+          return `${mark} ${r.id.slice(0, 8)}  ${r.lastUsed.slice(0, 16).replace('T', ' ')}  ${String(r.entries).padStart(5)} entries  ${clean(title)}`;
+        }),
+      );
+    },
+  },
+  {
+    names: ['resume'],
+    usage: '/resume SESSION',
+    help: 'switch to a session (id, prefix or name)',
+    run: (ctx, arg) => {
+      const s = ctx.agent.switchSession({ resume: need(arg, '/resume SESSION') });
+      ctx.print([ctx.paint.dim(`resumed session ${s.id}${s.name ? ` (${s.name})` : ''}: ${ctx.agent.messages().length} messages`)]);
+      ctx.switched();
+    },
+  },
+  { names: ['tree'], usage: '/tree', help: 'show the session tree (* marks the active path)', run: (ctx) => ctx.print(clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30))).trimEnd().split('\n')) },
+  {
+    names: ['branch'],
+    usage: '/branch ENTRY',
+    help: 'continue from an old entry (id, prefix or label): the next prompt starts a branch there',
+    run: (ctx, arg) => {
+      const id = ctx.agent.session.branch(need(arg, '/branch ENTRY'));
+      ctx.print([ctx.paint.dim(`now at entry ${id}; the next prompt continues from there`)]);
+    },
+  },
+  {
+    names: ['label'],
+    usage: '/label ENTRY NAME',
+    help: 'set a bookmark on an entry',
+    run: (ctx, arg) => {
+      const [entry, ...rest] = arg.split(/\s+/);
+      const name = rest.join(' ').trim();
+      if (!entry || !name) throw new CommandError('usage: /label ENTRY NAME');
+      ctx.print([ctx.paint.dim(`labelled ${ctx.agent.session.label(entry, name)} as ${name}`)]);
+    },
+  },
+  {
+    names: ['fork'],
+    usage: '/fork [ENTRY]',
+    help: 'copy the path to ENTRY (default: here) into a new session, and work there',
+    run: (ctx, arg) => {
+      const entry = arg || ctx.agent.session.tree().leafId;
+      if (!entry) throw new CommandError('nothing to fork yet');
+      const s = ctx.agent.session.fork(entry);
+      ctx.print([ctx.paint.dim(`forked into session ${s.id}`)]);
+      ctx.switched();
+    },
+  },
+  {
+    names: ['name'],
+    usage: '/name TITLE',
+    help: 'name the session',
+    run: (ctx, arg) => {
+      ctx.agent.session.setName(need(arg, '/name TITLE'));
+      ctx.print([ctx.paint.dim(`session named ${arg}`)]);
+    },
+  },
+  {
+    names: ['compact'],
+    usage: '/compact [FOCUS]',
+    help: 'summarize the older messages now (the originals stay in the session)',
+    run: async (ctx, arg) => {
+      // Success and failure both arrive as a compaction_end event, which the conversation prints.
+      await ctx.agent.compact(arg ? { focus: arg } : {});
+    },
+  },
+  {
+    names: ['uncompact'],
+    usage: '/uncompact',
+    help: 'undo the latest compaction (the leaf moves back before it)',
+    run: (ctx) => ctx.print([ctx.paint.dim(`moved back before the compaction; now at ${ctx.agent.session.uncompact()}`)]),
+  },
+  {
+    names: ['model'],
+    usage: '/model [PROVIDER/]MODEL',
+    help: 'switch model (recorded in the session)',
+    run: async (ctx, arg) => {
+      const spec = need(arg, '/model [PROVIDER/]MODEL');
+      const slash = spec.indexOf('/');
+      const known = slash > 0 && !spec.slice(0, slash).includes(':');
+      const m = await ctx.agent.setModel(known ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) } : { model: spec });
+      ctx.print([ctx.paint.dim(`model: ${m.provider}/${m.id}`)]);
+    },
+  },
+  {
+    names: ['status'],
+    usage: '/status',
+    help: 'tokens, cost, context use and the files touched',
+    run: (ctx) => {
+      const st = ctx.agent.state();
+      const stats = ctx.agent.session.stats();
+      const files = ctx.agent.session.filesTouched();
+      const u = stats.session.usage;
+      ctx.print([
+        `model ${st.model.provider}/${st.model.id} · session ${st.session.name ?? st.session.id}`,
+        `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read · cost $${u.cost.toFixed(4)} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
+        `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
+        `files read: ${files.readFiles.join(', ') || '(none)'}`,
+        `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,
+      ]);
+    },
+  },
+  {
+    names: ['show-config'],
+    usage: '/show-config',
+    help: 'the effective configuration and where each value comes from',
+    run: (ctx) => {
+      const rows = ctx.agent.showConfig();
+      const w = Math.max(...rows.map((r) => r.key.length));
+      ctx.print(rows.map((r) => `${r.key.padEnd(w)}  ${clean(String(r.value))}  ${ctx.paint.dim(`(${r.source})`)}`));
+    },
+  },
+  {
+    names: ['export'],
+    usage: '/export FILE',
+    help: 'export the session (.md, .html or .jsonl, by the file name)',
+    run: (ctx, arg) => {
+      const file = need(arg, '/export FILE');
+      const ext = extname(file).slice(1).toLowerCase();
+      const format: ExportFormat = ext === 'html' || ext === 'htm' ? 'html' : ext === 'jsonl' ? 'jsonl' : 'md';
+      ctx.print([ctx.paint.dim(`exported to ${ctx.agent.session.export(format, file)}`)]);
+    },
+  },
+  {
+    names: ['trace'],
+    usage: '/trace',
+    help: 'a readable account of the last run',
+    run: (ctx) => {
+      const events = ctx.lastRun();
+      if (events.length === 0) throw new CommandError('no run yet in this session');
+      ctx.print(clean(formatTrace(events, { width: Math.max(40, ctx.width - 4) })).trimEnd().split('\n'));
+    },
+  },
+];
+
+const BY_NAME = new Map(COMMANDS.flatMap((c) => c.names.map((n) => [n, c] as const)));
+export const COMMAND_NAMES = COMMANDS.flatMap((c) => c.names);
+
+/** True for a line the front end must treat as a command (it never goes to the model). */
+export function isCommand(line: string): boolean {
+  return /^\/[A-Za-z]/.test(line.trimStart());
+}
+
+/** Runs a command line; a mistake is printed (in red), never thrown. */
+export async function runCommand(line: string, ctx: CommandContext): Promise<void> {
+  const m = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
+  const name = (m?.[1] ?? '').toLowerCase();
+  const arg = (m?.[2] ?? '').trim();
+  const command = BY_NAME.get(name);
+  if (!command) {
+    const guess = nearest(name, COMMAND_NAMES);
+    ctx.print([ctx.paint.red(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`)]);
+    return;
+  }
+  try {
+    await command.run(ctx, arg);
+  } catch (err) {
+    ctx.print([ctx.paint.red(`/${name}: ${clean((err as Error)?.message ?? String(err))}`)]);
+  }
+}
+
+export function helpLines(p: Paint): string[] {
+  const w = Math.max(...COMMANDS.map((c) => c.usage.length));
+  return [
+    p.bold('Commands'),
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(w)}  ${c.help}${c.names.length > 1 ? p.dim(` (also /${c.names.slice(1).join(', /')})`) : ''}`),
+    '',
+    p.bold('Keys'),
+    '  Enter            send (while a run is going: a steer, delivered after the current tools)',
+    '  >> text          a follow-up: delivered when the run would otherwise end',
+    '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
+    '  Up / Down        history',
+    '  Esc              pull the last queued message back into the editor',
+    '  Ctrl+C           stop the run; on an empty line, press twice to leave',
+    '  Ctrl+D           leave (on an empty line)',
+  ];
+}

@@ -1,0 +1,306 @@
+// The interactive conversation: keys in, agent calls out, events in, screen out. It only watches
+// the agent's events and calls the application layer (prompt, steer, follow up, abort, the
+// session handle); it never decides when the loop stops. What is final goes to the scrollback
+// once; the live region holds the answer being streamed, running tools, the spinner, a question,
+// the queue and the editor.
+import type { Agent } from '../app/agent.js';
+import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
+import type { AgentEvent } from '../core/events.js';
+import { textOf, type QueueItem } from '../core/types.js';
+import { CommandError, isCommand, runCommand } from './commands.js';
+import { questionLines, replyFor, type PendingQuestion } from './confirm.js';
+import { LineEditor } from './editor.js';
+import type { Key } from './keys.js';
+import { MarkdownStream } from './markdown.js';
+import type { Screen } from './screen.js';
+import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
+
+export interface ConversationOptions {
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Called when the user leaves (/exit, Ctrl+D, a second Ctrl+C). */
+  onExit: () => void;
+  now?: () => number;
+}
+
+/** The follow-up marker: a line that starts with it is delivered when the run would otherwise end. */
+export const FOLLOW_UP_PREFIX = '>>';
+
+export class Conversation {
+  readonly editor = new LineEditor();
+  private readonly p: Paint;
+  private readonly now: () => number;
+  private running = false;
+  private runStarted = 0;
+  private doing = 'thinking';
+  private retryNote: string | undefined;
+  private stream: MarkdownStream | undefined;
+  private readonly tools = new Map<string, { name: string; args: Record<string, unknown>; started: number }>();
+  private queue: QueueItem[] = [];
+  private question: PendingQuestion | undefined;
+  private lastCtrlC = 0;
+  private runEvents: AgentEvent[] = [];
+  private lastRun: AgentEvent[] = [];
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly agent: Agent,
+    private readonly screen: Screen,
+    private readonly opts: ConversationOptions,
+  ) {
+    this.p = paint(opts.color);
+    this.now = opts.now ?? Date.now;
+    agent.subscribe((e) => this.onEvent(e));
+  }
+
+  /** The header, the end of the conversation so far, and the editor. */
+  start(): void {
+    const s = this.agent.session;
+    this.screen.print([
+      this.p.bold('mini-agent') + this.p.dim(` · ${this.agent.model.provider}/${this.agent.model.id} · session ${s.name ?? s.id} · /help for commands, Ctrl+D to leave`),
+    ]);
+    this.replay();
+    this.redraw();
+  }
+
+  /** For /permission: answers come from keys while a question is shown. */
+  ask = (request: PermissionRequest): Promise<PermissionReply> =>
+    new Promise((resolve) => {
+      const done = (reply: PermissionReply) => {
+        if (this.question?.request !== request) return;
+        this.question = undefined;
+        request.signal.removeEventListener('abort', onAbort);
+        this.screen.print([this.p.dim(`  ${request.tool}: ${typeof reply === 'string' ? reply : reply.decision}`)]);
+        this.redraw();
+        resolve(reply);
+      };
+      const onAbort = () => done('deny');
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      this.question = { request, answer: done };
+      this.redraw();
+    });
+
+  resize(): void {
+    this.stream?.setWidth(this.screen.width);
+    this.redraw();
+    this.screen.flush();
+  }
+
+  key(key: Key): void {
+    if (key.name !== 'text' && key.name !== 'paste' && key.ctrl && key.name === 'c') return this.interrupt();
+    if (this.question) {
+      const reply = key.name === 'text' ? replyFor(key.text) : undefined;
+      if (reply) this.question.answer(reply);
+      return;
+    }
+    if (key.name !== 'text' && key.name !== 'paste') {
+      if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
+      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
+    }
+    const result = this.editor.handleKey(key);
+    if (result === 'submit') void this.submit(this.editor.submit());
+    this.redraw();
+  }
+
+  close(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  // ---- input ----
+
+  private async submit(text: string): Promise<void> {
+    if (text.trim() === '') return;
+    if (isCommand(text)) {
+      this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}`)]);
+      await runCommand(text, {
+        agent: this.agent,
+        env: this.opts.env,
+        width: this.screen.width,
+        paint: this.p,
+        print: (lines) => this.screen.print(lines),
+        exit: () => this.opts.onExit(),
+        lastRun: () => this.lastRun,
+        switched: () => this.replay(),
+      }).catch((err: unknown) => this.screen.print([this.p.red(err instanceof CommandError ? err.message : String(err))]));
+      this.redraw();
+      return;
+    }
+    const followUp = text.trimStart().startsWith(FOLLOW_UP_PREFIX);
+    const message = followUp ? text.trimStart().slice(FOLLOW_UP_PREFIX.length).trim() : text;
+    if (message.trim() === '') return;
+    try {
+      if (this.running) {
+        if (followUp) this.agent.followUp(message);
+        else this.agent.steer(message);
+        return;
+      }
+      this.printUser(message);
+      this.agent.prompt(message).catch((err: unknown) => this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]));
+    } catch (err) {
+      this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]);
+    }
+  }
+
+  /** Ctrl+C: stop the run (what it had not delivered comes back to the editor); on an empty line twice, leave. */
+  private interrupt(): void {
+    if (this.running) {
+      const back = this.agent.abort();
+      if (back.length > 0) this.editor.setText([this.editor.text, ...back.map((i) => i.text)].filter((t) => t.trim() !== '').join('\n'));
+      this.redraw();
+      return;
+    }
+    if (!this.editor.isEmpty()) {
+      this.editor.setText('');
+      this.redraw();
+      return;
+    }
+    const now = this.now();
+    if (now - this.lastCtrlC < 2000) return this.opts.onExit();
+    this.lastCtrlC = now;
+    this.screen.print([this.p.dim('(press Ctrl+C again to leave, or Ctrl+D)')]);
+    this.redraw();
+  }
+
+  /** Esc: the newest queued message back into the editor (cancelled from the queue). */
+  private pullBack(): void {
+    const last = this.queue.at(-1);
+    if (!last || !this.agent.cancel(last.id)) return;
+    const prefix = last.kind === 'follow_up' ? `${FOLLOW_UP_PREFIX} ` : '';
+    this.editor.setText([this.editor.text, prefix + last.text].filter((t) => t.trim() !== '').join('\n'));
+    this.redraw();
+  }
+
+  // ---- events ----
+
+  private onEvent(e: AgentEvent): void {
+    this.runEvents.push(e);
+    switch (e.type) {
+      case 'run_start':
+        this.running = true;
+        this.runStarted = this.now();
+        this.runEvents = [e];
+        this.doing = 'thinking';
+        this.ticker ??= setInterval(() => this.redraw(), 100);
+        break;
+      case 'turn_start':
+        this.doing = 'thinking';
+        this.retryNote = undefined;
+        break;
+      case 'thinking_delta':
+        this.doing = 'thinking';
+        break;
+      case 'text_delta':
+        this.retryNote = undefined;
+        this.stream ??= new MarkdownStream(this.screen.width, { color: this.opts.color });
+        this.screen.print(this.stream.push(e.delta));
+        this.doing = 'writing';
+        break;
+      case 'toolcall_start':
+        this.doing = `preparing ${e.name}`;
+        break;
+      case 'message_end':
+        this.endAnswer();
+        if (e.message.stopReason === 'error' && e.message.errorMessage) this.screen.print([this.p.red(`error: ${clean(e.message.errorMessage)}`)]);
+        break;
+      case 'retry':
+        this.stream = undefined; // the partial answer is discarded with the failed attempt
+        this.retryNote = `retrying after ${e.kind} (attempt ${e.attempt}, in ${Math.round(e.delayMs / 1000)} s)`;
+        break;
+      case 'tool_start':
+        this.tools.set(e.toolCallId, { name: e.name, args: e.arguments, started: this.now() });
+        this.doing = `running ${e.name}`;
+        break;
+      case 'tool_end': {
+        const t = this.tools.get(e.toolCallId);
+        this.tools.delete(e.toolCallId);
+        this.screen.print(finishedToolLines(e, t?.args ?? {}, this.screen.width, this.p));
+        break;
+      }
+      case 'queue_update':
+        this.queue = e.items;
+        break;
+      case 'steer_delivered':
+      case 'follow_up_delivered':
+        this.printUser(e.text, e.type === 'steer_delivered' ? 'steer' : 'follow-up');
+        break;
+      case 'compaction_end':
+        this.screen.print([e.ok ? this.p.dim(`compacted: ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens (the originals stay in the session)`) : this.p.red(`compaction failed: ${clean(e.error ?? '')}`)]);
+        break;
+      case 'warning':
+        this.screen.print([this.p.yellow(`warning: ${clean(e.message)}`)]);
+        break;
+      case 'run_settled':
+        this.settled(e);
+        break;
+    }
+    this.redraw();
+  }
+
+  private endAnswer(): void {
+    if (this.stream) this.screen.print(this.stream.end());
+    this.stream = undefined;
+  }
+
+  private settled(e: Extract<AgentEvent, { type: 'run_settled' }>): void {
+    this.endAnswer();
+    this.running = false;
+    this.tools.clear();
+    this.queue = [];
+    this.lastRun = this.runEvents;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (e.undelivered.length > 0) this.editor.setText([this.editor.text, ...e.undelivered.map((i) => i.text)].filter((t) => t.trim() !== '').join('\n'));
+    if (e.stopReason === 'aborted') this.screen.print([this.p.yellow('stopped')]);
+    else if (e.stopReason === 'error' && e.error) this.screen.print([this.p.red(`error (${e.error.kind}): ${clean(e.error.message)}`)]);
+    else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
+    else if (e.stopReason === 'max_turns') this.screen.print([this.p.yellow(`stopped after ${e.turns} turns (the turn limit)`)]);
+    else if (e.stopReason === 'loop_detected') this.screen.print([this.p.yellow('stopped: the same tool call again and again (loop detected)')]);
+    const st = this.agent.state();
+    this.screen.print([
+      statusLine(
+        { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
+        this.p,
+      ),
+      '',
+    ]);
+  }
+
+  // ---- drawing ----
+
+  private printUser(text: string, kind?: string): void {
+    const lines = clean(text).split('\n');
+    const mark = kind ? this.p.dim(`↳ ${kind}: `) : this.p.cyan('❯ ');
+    this.screen.print(['', ...lines.map((l, i) => (i === 0 ? mark : '  ') + cut(l, this.screen.width - 4)), '']);
+  }
+
+  /** After a switch of session, and at the start: the last messages, so the user knows where they are. */
+  private replay(): void {
+    const messages = this.agent.messages();
+    this.editor.setHistory(messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)));
+    const tail = messages.slice(-6);
+    if (messages.length > tail.length) this.screen.print([this.p.dim(`… ${messages.length - tail.length} earlier messages (/tree shows the session)`)]);
+    for (const m of tail) {
+      if (m.role === 'user') this.printUser(textOf(m.content));
+      else if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
+        const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
+        this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
+      }
+    }
+  }
+
+  private redraw(): void {
+    const width = this.screen.width;
+    const live: string[] = [];
+    if (this.stream) live.push(...this.stream.live());
+    for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
+    if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
+    if (this.question) live.push(...questionLines(this.question, width, this.p));
+    live.push(...queueLines(this.queue, width, this.p));
+    const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
+    const r = this.editor.render(width, { prompt: hint });
+    const top = live.length;
+    live.push(...r.lines);
+    this.screen.setLive(live, this.question ? undefined : { line: top + r.cursorLine, column: r.cursorColumn });
+  }
+}

@@ -1,0 +1,160 @@
+// The screen of the interactive mode: the conversation goes into the terminal's own scrollback,
+// written once and never redrawn, and only the live region below it (the answer being streamed,
+// the spinner, the queue, the input) is redrawn. A redraw moves the cursor up to the top of the
+// live region, clears from there down, writes the lines that became final, then the live region
+// again: one write, inside a synchronized update (DEC mode 2026) where the terminal supports it,
+// so nothing flickers and nothing above the live region is ever touched.
+import stringWidth from 'string-width';
+
+export interface ScreenOutput {
+  write(text: string): void;
+  readonly columns: number;
+  readonly rows: number;
+}
+
+/** The cursor inside the live region: a line index and a column, in cells. */
+export interface Cursor {
+  line: number;
+  column: number;
+}
+
+const SYNC_BEGIN = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const CLEAR_DOWN = '\x1b[J';
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Cuts a line (which may hold SGR styling) to `width` cells; lines are wrapped by their makers, this is the last guard. */
+export function fitLine(line: string, width: number): string {
+  if (stringWidth(line) <= width) return line;
+  let out = '';
+  let cells = 0;
+  for (const part of line.split(/(\x1b\[[0-9;?]*[A-Za-z])/)) {
+    if (part.startsWith('\x1b[')) {
+      out += part; // styling is zero width
+      continue;
+    }
+    for (const { segment } of segmenter.segment(part)) {
+      const w = stringWidth(segment);
+      if (cells + w > width) return out + '\x1b[0m';
+      out += segment;
+      cells += w;
+    }
+  }
+  return out;
+}
+
+/** At most one redraw per frame (8 ms): a burst of deltas costs one write, and a delta still shows within a frame. */
+const FRAME_MS = 8;
+
+export class Screen {
+  /** The cursor's row inside the live region, as drawn. */
+  private cursorRow = 0;
+  /** The live lines as drawn, and the cursor's line in them: after a resize, where they went. */
+  private drawn: string[] = [];
+  private drawnCursorLine = 0;
+  private pending: string[] = [];
+  private live: string[] = [];
+  private cursor: Cursor | undefined;
+  private scheduled = false;
+  private lastWidth: number;
+  /** Redraws done, and lines written to the scrollback: for tests and benchmarks. */
+  redraws = 0;
+  printed = 0;
+
+  constructor(
+    private readonly out: ScreenOutput,
+    private readonly opts: { sync?: boolean; schedule?: (fn: () => void) => void } = {},
+  ) {
+    this.lastWidth = out.columns;
+  }
+
+  get width(): number {
+    return Math.max(20, this.out.columns);
+  }
+
+  /** Lines that are final: they go to the scrollback above the live region, once. */
+  print(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    this.pending.push(...lines);
+    this.request();
+  }
+
+  /** The live region's lines, and where the cursor goes in them (undefined: hidden, after the last line). */
+  setLive(lines: readonly string[], cursor?: Cursor): void {
+    this.live = [...lines];
+    this.cursor = cursor;
+    this.request();
+  }
+
+  /** Redraws now (a resize, or before the process leaves the terminal). */
+  flush(): void {
+    this.scheduled = false;
+    const width = this.width;
+    const rows = Math.max(2, this.out.rows);
+    let text = this.opts.sync === false ? '' : SYNC_BEGIN;
+    // Back to the top of the live region. After a resize the terminal has rewrapped the lines on
+    // screen (terminals reflow), so count the rows the drawn lines above the cursor take now.
+    let up = this.cursorRow;
+    if (this.out.columns !== this.lastWidth) {
+      up = 0;
+      for (let i = 0; i < this.drawnCursorLine && i < this.drawn.length; i++) up += Math.max(1, Math.ceil(stringWidth(this.drawn[i]) / width));
+      up = Math.min(up, rows - 1);
+    }
+    text += '\r';
+    if (up > 0) text += `\x1b[${up}A`;
+    text += CLEAR_DOWN;
+    for (const line of this.pending) text += fitLine(line, width) + '\r\n';
+    this.printed += this.pending.length;
+    this.pending = [];
+    // The live region never grows past the screen: rows above the top could not be redrawn.
+    const max = rows - 1;
+    let live = this.live.map((l) => fitLine(l, width));
+    let cursor = this.cursor;
+    if (live.length > max) {
+      const cut = live.length - max;
+      live = live.slice(cut);
+      if (cursor) cursor = { line: Math.max(0, cursor.line - cut), column: cursor.column };
+    }
+    text += live.join('\r\n');
+    this.drawn = live;
+    if (cursor && live.length > 0) {
+      const below = live.length - 1 - Math.min(cursor.line, live.length - 1);
+      if (below > 0) text += `\x1b[${below}A`;
+      text += '\r' + (cursor.column > 0 ? `\x1b[${cursor.column}C` : '') + '\x1b[?25h';
+      this.cursorRow = live.length - 1 - below;
+    } else {
+      text += '\x1b[?25l';
+      this.cursorRow = Math.max(0, live.length - 1);
+    }
+    this.drawnCursorLine = this.cursorRow;
+    if (this.opts.sync !== false) text += SYNC_END;
+    this.lastWidth = this.out.columns;
+    this.lastFlush = performance.now();
+    this.redraws++;
+    this.out.write(text);
+  }
+
+  /** Leaves the live region where it is, with the cursor below it: the terminal is handed back. */
+  close(finalLines: readonly string[] = []): void {
+    this.print(finalLines);
+    this.live = [];
+    this.cursor = undefined;
+    this.flush();
+    this.out.write('\x1b[?25h');
+  }
+
+  private lastFlush = 0;
+
+  private request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const run = () => {
+      if (this.scheduled) this.flush();
+    };
+    if (this.opts.schedule) return this.opts.schedule(run);
+    const wait = FRAME_MS - (performance.now() - this.lastFlush);
+    if (wait <= 0) setImmediate(run);
+    else setTimeout(run, wait);
+  }
+}

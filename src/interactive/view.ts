@@ -1,0 +1,137 @@
+// What the interactive mode shows besides the answer, pure: one compact line per tool call (tool,
+// key argument, status, duration, a few lines of the result), the spinner, the queue, the status
+// line after a run, notices. Text from tools and models is sanitized: it never drives the terminal.
+import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
+import type { AgentEvent } from '../core/events.js';
+import { textOf, type QueueItem } from '../core/types.js';
+
+export interface Paint {
+  dim(s: string): string;
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+export function paint(color: boolean): Paint {
+  const sgr = (open: string) => (s: string) => (color ? `\x1b[${open}m${s}\x1b[0m` : s);
+  return { dim: sgr('2'), bold: sgr('1'), red: sgr('31'), green: sgr('32'), yellow: sgr('33'), cyan: sgr('36') };
+}
+
+/** Text from outside (tools, models, files) made safe to print: escape sequences and control characters removed, tabs expanded. */
+export function clean(text: string): string {
+  return stripVTControlCharacters(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** Cuts text to `width` cells on one line, with an ellipsis. */
+export function cut(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (stringWidth(flat) <= width) return flat;
+  let out = '';
+  for (const ch of flat) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return out + '…';
+}
+
+/** The argument that says what a call is about: a path, a command, a pattern. */
+export function keyArgument(args: Record<string, unknown>): string {
+  for (const k of ['command', 'path', 'pattern', 'glob', 'query', 'url']) {
+    const v = args[k];
+    if (typeof v === 'string' && v !== '') return k === 'pattern' && typeof args.path === 'string' ? `${v} in ${args.path}` : v;
+  }
+  const json = JSON.stringify(args);
+  return json === '{}' ? '' : json;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A running tool call, in the live region. */
+export function runningToolLine(name: string, args: Record<string, unknown>, elapsedMs: number, width: number, p: Paint): string {
+  const frame = SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length];
+  const head = `${frame} ${name} `;
+  const tail = ` ${formatDuration(elapsedMs)}`;
+  return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(keyArgument(args)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
+}
+
+/** A finished tool call: one line, then up to `preview` lines of its result (dim; red for an error). */
+export function finishedToolLines(e: Extract<AgentEvent, { type: 'tool_end' }>, args: Record<string, unknown>, width: number, p: Paint, preview = 3): string[] {
+  const mark = e.result.isError ? p.red('✗') : p.green('✓');
+  const name = e.result.isError ? p.red(e.name) : p.bold(e.name);
+  const time = ` ${formatDuration(e.durationMs)}`;
+  const room = Math.max(10, width - stringWidth(`✓ ${e.name} `) - stringWidth(time));
+  const lines = [`${mark} ${name} ${cut(clean(keyArgument(args)), room)}${p.dim(time)}`];
+  const body = clean(textOf(e.result.content)).split('\n').filter((l) => l.trim() !== '');
+  const shown = body.slice(0, preview).map((l) => (e.result.isError ? p.red : p.dim)(`  │ ${cut(l, width - 4)}`));
+  if (body.length > preview) shown.push(p.dim(`  │ … ${body.length - preview} more line${body.length - preview === 1 ? '' : 's'}`));
+  return [...lines, ...shown];
+}
+
+/** The spinner while the model works: what it is doing, how long, and a retry notice when there is one. */
+export function waitingLine(elapsedMs: number, doing: string, note: string | undefined, p: Paint): string {
+  const frame = SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length];
+  return `${p.cyan(frame)} ${doing} ${p.dim(formatDuration(elapsedMs))}${note ? ' ' + p.yellow(note) : ''}  ${p.dim('(Ctrl+C to stop)')}`;
+}
+
+/** Steers and follow-ups waiting, under the input. */
+export function queueLines(items: readonly QueueItem[], width: number, p: Paint): string[] {
+  if (items.length === 0) return [];
+  const lines = items.map((i, n) => p.dim(`  ${i.kind === 'steer' ? 'steer' : 'follow-up'} ${n + 1}: `) + cut(clean(i.text), width - 16));
+  return [...lines, p.dim('  (Esc pulls the last one back into the editor)')];
+}
+
+export interface StatusFacts {
+  model: string;
+  input: number;
+  output: number;
+  cost: number;
+  contextFraction: number | null;
+  session: string;
+}
+
+/** After each run: model, tokens in and out, cost, context use, session. */
+export function statusLine(s: StatusFacts, p: Paint): string {
+  const tokens = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+  const parts = [s.model, `↑${tokens(s.input)} ↓${tokens(s.output)}`, `$${s.cost.toFixed(4)}`, s.contextFraction === null ? 'context ?' : `context ${Math.round(s.contextFraction * 100)}%`, s.session];
+  return p.dim(parts.join(' · '));
+}
+
+/** Did you mean…: the known command nearest to what was typed (edit distance), if close enough. */
+export function nearest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = distance(word, k);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.length];
+}

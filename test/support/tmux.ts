@@ -1,0 +1,120 @@
+// A real terminal for tests: the CLI runs in a detached tmux session (a pseudo-terminal of a given
+// size), keys go in with send-keys, the screen and the scrollback come out with capture-pane.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, tempDir } from './helpers.js';
+
+export interface TmuxOptions {
+  cwd: string;
+  home?: string;
+  env?: Record<string, string>;
+  columns?: number;
+  rows?: number;
+}
+
+let counter = 0;
+
+export class TmuxSession {
+  readonly name = `mini-agent-${process.pid}-${++counter}-${Math.random().toString(16).slice(2, 8)}`;
+  readonly home: string;
+  private readonly exitFile: string;
+
+  constructor(
+    private readonly bin: string,
+    args: string[],
+    opts: TmuxOptions,
+  ) {
+    this.home = opts.home ?? tempDir('mini-agent-home-');
+    this.exitFile = join(tempDir('mini-agent-tmux-'), 'exit');
+    const env = { TERM: 'xterm-256color', HOME: this.home, MINI_AGENT_HOME: this.home, LANG: 'C.UTF-8', ...opts.env };
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+    const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+    // After the CLI exits: its exit code, and whether the terminal is back in cooked mode (icanon, echo).
+    const after = `echo "EXIT=$?"; stty -a | grep -o -- '-\\?icanon' | head -1 > ${quote(this.exitFile)}.stty; echo done > ${quote(this.exitFile)}; sleep 600`;
+    this.tmux(['new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `env ${assignments} ${command}; ${after}`]);
+    this.tmux(['set-option', '-t', this.name, 'history-limit', '100000']);
+  }
+
+  tmux(args: string[]): string {
+    return execFileSync(this.bin, args, { encoding: 'utf8' });
+  }
+
+  /** Types text literally (no key names). */
+  type(text: string): void {
+    this.tmux(['send-keys', '-t', this.name, '-l', text]);
+  }
+
+  /** Sends tmux key names: 'Enter', 'C-c', 'C-d', 'Escape', 'M-Enter', 'Up'. */
+  keys(...names: string[]): void {
+    this.tmux(['send-keys', '-t', this.name, ...names]);
+  }
+
+  /** Pastes text as the terminal would (bracketed, when the program asked for it). */
+  paste(text: string): void {
+    const file = join(tempDir('mini-agent-paste-'), 'paste.txt');
+    writeFileSync(file, text);
+    const buffer = `${this.name}-paste`;
+    this.tmux(['load-buffer', '-b', buffer, file]);
+    this.tmux(['paste-buffer', '-p', '-d', '-b', buffer, '-t', this.name]);
+  }
+
+  /** The visible screen, joined lines (wrapped lines rejoined), trailing blanks trimmed. */
+  screen(): string {
+    return this.tmux(['capture-pane', '-p', '-J', '-t', this.name]).replace(/\s+$/, '');
+  }
+
+  /** The whole scrollback and screen. */
+  history(): string {
+    return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', this.name]);
+  }
+
+  /** The screen with escape sequences (colors) kept. */
+  screenWithEscapes(): string {
+    return this.tmux(['capture-pane', '-p', '-e', '-t', this.name]);
+  }
+
+  resize(columns: number, rows: number): void {
+    this.tmux(['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
+  }
+
+  /** Waits until the screen (or the history) passes `test`; returns it. */
+  async waitFor(test: RegExp | ((text: string) => boolean), opts: { timeoutMs?: number; history?: boolean } = {}): Promise<string> {
+    const until = Date.now() + (opts.timeoutMs ?? 15_000);
+    const ok = typeof test === 'function' ? test : (t: string) => test.test(t);
+    let text = '';
+    while (Date.now() < until) {
+      text = opts.history ? this.history() : this.screen();
+      if (ok(text)) return text;
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    throw new Error(`the terminal never showed ${test}; it shows:\n${text}`);
+  }
+
+  /** Waits for the CLI to exit; its exit code and whether the terminal was left in cooked mode. */
+  async exited(timeoutMs = 15_000): Promise<{ code: number; cooked: boolean }> {
+    const text = await this.waitFor(/EXIT=\d+/, { timeoutMs, history: true });
+    const code = Number(/EXIT=(\d+)/.exec(text)![1]);
+    const until = Date.now() + 5000;
+    let stty = '';
+    while (Date.now() < until) {
+      try {
+        stty = execFileSync('cat', [`${this.exitFile}.stty`], { encoding: 'utf8' }).trim();
+        if (stty) break;
+      } catch {
+        /* not yet */
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { code, cooked: stty === 'icanon' };
+  }
+
+  kill(): void {
+    try {
+      this.tmux(['kill-session', '-t', this.name]);
+    } catch {
+      /* gone already */
+    }
+  }
+}
