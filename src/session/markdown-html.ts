@@ -200,6 +200,7 @@ export const MARKDOWN_CSS = `
 .markdown a{color:var(--accent)}
 .markdown .task.done{color:var(--ok)}
 .markdown .plain{white-space:pre-wrap}
+.markdown .raw-html,.markdown .plain{margin:6px 0}
 .markdown .raw-html{white-space:pre-wrap;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;color:var(--muted)}
 `;
 
