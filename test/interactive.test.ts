@@ -1,38 +1,17 @@
 // The interactive mode in a real terminal (tmux), on the scripted model: a prompt and its streamed
 // answer, tool lines, commands, Ctrl+C mid-stream and mid-tool, steering and follow-ups, asking
-// for approval, /compact, leaving and resuming with -c, pastes, escapes from tools, resizing, and
-// the terminal put back afterwards.
+// for approval, /compact, leaving and resuming with -c. (interactive-terminal.test.ts: the
+// terminal itself — scrollback, pastes, escapes, sizes, signals, snapshots.)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../src/model/script.js';
 import { summaryTurn } from './support/compaction.js';
-import { tempDir, writeScript } from './support/helpers.js';
-import { TMUX, useSystemTool } from './support/system-tools.js';
-import { TmuxSession } from './support/tmux.js';
+import { tempDir } from './support/helpers.js';
+import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
 
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  while (sessions.length) sessions.pop()!.kill();
-});
-
-function start(ctx: { skip(note?: string): never }, turns: ScriptTurn[], args: string[] = [], opts: { columns?: number; rows?: number; cwd?: string; home?: string } = {}) {
-  const bin = useSystemTool(ctx, TMUX);
-  const cwd = opts.cwd ?? tempDir();
-  const script = writeScript(cwd, turns, `script-${sessions.length}.json`);
-  const t = new TmuxSession(bin, ['--script', script, ...args], { cwd, home: opts.home, columns: opts.columns, rows: opts.rows });
-  sessions.push(t);
-  return { t, cwd };
-}
-
-const READY = /❯/;
-
-/** The JSONL entries of the only session file under a home. */
-function sessionEntries(home: string): Array<Record<string, any>> {
-  const file = execFileSync('sh', ['-c', `ls ${home}/sessions/*/*.jsonl | head -1`], { encoding: 'utf8' }).trim();
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
+const start = interactiveSessions();
 
 describe('the interactive mode in a terminal', () => {
   it('a prompt: the answer streams in as rendered Markdown, then the status line', async (ctx) => {

@@ -186,6 +186,22 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    names: ['cancel'],
+    usage: '/cancel [N|ID|all]',
+    help: 'cancel a queued steer or follow-up (N as shown under the input, or its id; default: the last)',
+    run: (ctx, arg) => {
+      const queue = ctx.agent.queue();
+      if (queue.length === 0) throw new CommandError('nothing is queued');
+      const chosen =
+        arg === 'all' ? queue : arg === '' ? [queue[queue.length - 1]] : /^\d+$/.test(arg) && Number(arg) >= 1 && Number(arg) <= queue.length ? [queue[Number(arg) - 1]] : queue.filter((i) => i.id.startsWith(arg));
+      if (chosen.length === 0) throw new CommandError(`no queued message ${arg}: the queue holds 1 to ${queue.length}`);
+      if (chosen.length > 1 && arg !== 'all') throw new CommandError(`${arg} names ${chosen.length} queued messages; give more of the id`);
+      const done = chosen.filter((i) => ctx.agent.cancel(i.id));
+      ctx.print(done.map((i) => ctx.paint.dim(`cancelled the ${i.kind === 'steer' ? 'steer' : 'follow-up'}: ${clean(preview(i.text, 60))}`)));
+      if (done.length < chosen.length) ctx.print([ctx.paint.dim('(the rest was delivered before it could be cancelled)')]);
+    },
+  },
+  {
     names: ['trace'],
     usage: '/trace',
     help: 'a readable account of the last run',
@@ -234,7 +250,7 @@ export function helpLines(p: Paint): string[] {
     '  >> text          a follow-up: delivered when the run would otherwise end',
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
-    '  Esc              pull the last queued message back into the editor',
+    '  Esc              pull the last queued message back into the editor (/cancel drops one)',
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',
     '  Ctrl+D           leave (on an empty line)',
   ];

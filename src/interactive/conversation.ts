@@ -12,7 +12,7 @@ import { questionLines, replyFor, type PendingQuestion } from './confirm.js';
 import { LineEditor } from './editor.js';
 import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
-import type { Screen } from './screen.js';
+import type { LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 
 export interface ConversationOptions {
@@ -25,6 +25,9 @@ export interface ConversationOptions {
 
 /** The follow-up marker: a line that starts with it is delivered when the run would otherwise end. */
 export const FOLLOW_UP_PREFIX = '>>';
+
+/** A user message longer than this (a paste) shows this many lines in the scrollback, then a count. */
+const USER_LINES_SHOWN = 8;
 
 export class Conversation {
   readonly editor = new LineEditor();
@@ -42,6 +45,8 @@ export class Conversation {
   private runEvents: AgentEvent[] = [];
   private lastRun: AgentEvent[] = [];
   private ticker: NodeJS.Timeout | undefined;
+  /** Tool lines were the last thing printed (a blank line goes before the next answer). */
+  private afterTools = false;
 
   constructor(
     private readonly agent: Agent,
@@ -145,8 +150,7 @@ export class Conversation {
   /** Ctrl+C: stop the run (what it had not delivered comes back to the editor); on an empty line twice, leave. */
   private interrupt(): void {
     if (this.running) {
-      const back = this.agent.abort();
-      if (back.length > 0) this.editor.setText([this.editor.text, ...back.map((i) => i.text)].filter((t) => t.trim() !== '').join('\n'));
+      this.agent.abort(); // what it had not delivered comes back with run_settled (settled())
       this.redraw();
       return;
     }
@@ -166,9 +170,15 @@ export class Conversation {
   private pullBack(): void {
     const last = this.queue.at(-1);
     if (!last || !this.agent.cancel(last.id)) return;
-    const prefix = last.kind === 'follow_up' ? `${FOLLOW_UP_PREFIX} ` : '';
-    this.editor.setText([this.editor.text, prefix + last.text].filter((t) => t.trim() !== '').join('\n'));
+    this.takeBack([last]);
     this.redraw();
+  }
+
+  /** Queued messages back into the editor, after what is there (a follow-up keeps its marker): nothing typed is lost. */
+  private takeBack(items: readonly QueueItem[]): void {
+    if (items.length === 0) return;
+    const texts = items.map((i) => (i.kind === 'follow_up' ? `${FOLLOW_UP_PREFIX} ${i.text}` : i.text));
+    this.editor.setText([this.editor.text, ...texts].filter((t) => t.trim() !== '').join('\n'));
   }
 
   // ---- events ----
@@ -192,7 +202,11 @@ export class Conversation {
         break;
       case 'text_delta':
         this.retryNote = undefined;
-        this.stream ??= new MarkdownStream(this.screen.width, { color: this.opts.color });
+        if (!this.stream) {
+          if (this.afterTools) this.screen.print(['']); // the answer stands apart from the tool lines above it
+          this.stream = new MarkdownStream(this.screen.width, { color: this.opts.color });
+        }
+        this.afterTools = false;
         this.screen.print(this.stream.push(e.delta));
         this.doing = 'writing';
         break;
@@ -215,6 +229,7 @@ export class Conversation {
         const t = this.tools.get(e.toolCallId);
         this.tools.delete(e.toolCallId);
         this.screen.print(finishedToolLines(e, t?.args ?? {}, this.screen.width, this.p));
+        this.afterTools = true;
         break;
       }
       case 'queue_update':
@@ -250,7 +265,7 @@ export class Conversation {
     this.lastRun = this.runEvents;
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = undefined;
-    if (e.undelivered.length > 0) this.editor.setText([this.editor.text, ...e.undelivered.map((i) => i.text)].filter((t) => t.trim() !== '').join('\n'));
+    this.takeBack(e.undelivered);
     if (e.stopReason === 'aborted') this.screen.print([this.p.yellow('stopped')]);
     else if (e.stopReason === 'error' && e.error) this.screen.print([this.p.red(`error (${e.error.kind}): ${clean(e.error.message)}`)]);
     else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
@@ -268,8 +283,10 @@ export class Conversation {
 
   // ---- drawing ----
 
+  /** A message of the user's, in the scrollback; a long one (a paste) shows its first lines and a count. */
   private printUser(text: string, kind?: string): void {
-    const lines = clean(text).split('\n');
+    const all = clean(text).split('\n');
+    const lines = all.length > USER_LINES_SHOWN + 2 ? [...all.slice(0, USER_LINES_SHOWN), this.p.dim(`[… ${all.length - USER_LINES_SHOWN} more lines]`)] : all;
     const mark = kind ? this.p.dim(`↳ ${kind}: `) : this.p.cyan('❯ ');
     this.screen.print(['', ...lines.map((l, i) => (i === 0 ? mark : '  ') + cut(l, this.screen.width - 4)), '']);
   }
@@ -289,7 +306,12 @@ export class Conversation {
     }
   }
 
+  /** The live region changed; the screen draws it (liveFrame) at its next frame. */
   private redraw(): void {
+    this.screen.setLive(this.liveFrame);
+  }
+
+  private readonly liveFrame = (): LiveFrame => {
     const width = this.screen.width;
     const live: string[] = [];
     if (this.stream) live.push(...this.stream.live());
@@ -301,6 +323,6 @@ export class Conversation {
     const r = this.editor.render(width, { prompt: hint });
     const top = live.length;
     live.push(...r.lines);
-    this.screen.setLive(live, this.question ? undefined : { line: top + r.cursorLine, column: r.cursorColumn });
-  }
+    return { lines: live, cursor: this.question ? undefined : { line: top + r.cursorLine, column: r.cursorColumn } };
+  };
 }

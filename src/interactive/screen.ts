@@ -18,6 +18,12 @@ export interface Cursor {
   column: number;
 }
 
+/** The live region: its lines, and where the cursor goes in them (undefined: hidden, after the last line). */
+export interface LiveFrame {
+  lines: readonly string[];
+  cursor?: Cursor;
+}
+
 const SYNC_BEGIN = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 const CLEAR_DOWN = '\x1b[J';
@@ -54,8 +60,7 @@ export class Screen {
   private drawn: string[] = [];
   private drawnCursorLine = 0;
   private pending: string[] = [];
-  private live: string[] = [];
-  private cursor: Cursor | undefined;
+  private live: () => LiveFrame = () => ({ lines: [] });
   private scheduled = false;
   private lastWidth: number;
   /** Redraws done, and lines written to the scrollback: for tests and benchmarks. */
@@ -80,10 +85,12 @@ export class Screen {
     this.request();
   }
 
-  /** The live region's lines, and where the cursor goes in them (undefined: hidden, after the last line). */
-  setLive(lines: readonly string[], cursor?: Cursor): void {
-    this.live = [...lines];
-    this.cursor = cursor;
+  /**
+   * The live region changed: `frame` draws it. It is called once per redraw (at most one per
+   * frame), not once per change, so a burst of deltas costs one drawing of the live region.
+   */
+  setLive(frame: () => LiveFrame): void {
+    this.live = frame;
     this.request();
   }
 
@@ -109,8 +116,9 @@ export class Screen {
     this.pending = [];
     // The live region never grows past the screen: rows above the top could not be redrawn.
     const max = rows - 1;
-    let live = this.live.map((l) => fitLine(l, width));
-    let cursor = this.cursor;
+    const frame = this.live();
+    let live = frame.lines.map((l) => fitLine(l, width));
+    let cursor = frame.cursor;
     if (live.length > max) {
       const cut = live.length - max;
       live = live.slice(cut);
@@ -138,8 +146,7 @@ export class Screen {
   /** Leaves the live region where it is, with the cursor below it: the terminal is handed back. */
   close(finalLines: readonly string[] = []): void {
     this.print(finalLines);
-    this.live = [];
-    this.cursor = undefined;
+    this.live = () => ({ lines: [] });
     this.flush();
     this.out.write('\x1b[?25h');
   }

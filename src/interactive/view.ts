@@ -88,8 +88,8 @@ export function waitingLine(elapsedMs: number, doing: string, note: string | und
 /** Steers and follow-ups waiting, under the input. */
 export function queueLines(items: readonly QueueItem[], width: number, p: Paint): string[] {
   if (items.length === 0) return [];
-  const lines = items.map((i, n) => p.dim(`  ${i.kind === 'steer' ? 'steer' : 'follow-up'} ${n + 1}: `) + cut(clean(i.text), width - 16));
-  return [...lines, p.dim('  (Esc pulls the last one back into the editor)')];
+  const lines = items.map((i, n) => p.dim(`  ${i.kind === 'steer' ? 'steer' : 'follow-up'} ${n + 1}: `) + cut(clean(i.text), width - 30) + p.dim(` (${i.id.slice(0, 6)})`));
+  return [...lines, p.dim('  (Esc pulls the last one back into the editor; /cancel N drops one)')];
 }
 
 export interface StatusFacts {

@@ -1,7 +1,7 @@
 // A real terminal for tests: the CLI runs in a detached tmux session (a pseudo-terminal of a given
 // size), keys go in with send-keys, the screen and the scrollback come out with capture-pane.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, tempDir } from './helpers.js';
 
@@ -11,9 +11,14 @@ export interface TmuxOptions {
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
+  /** A file for the CLI's stdin instead of the terminal. */
+  stdin?: string;
+  /** A file that receives every byte the program writes to the terminal (tmux pipe-pane). */
+  record?: string;
 }
 
 let counter = 0;
+const SOCKET = `mini-agent-tests-${process.pid}`;
 
 export class TmuxSession {
   readonly name = `mini-agent-${process.pid}-${++counter}-${Math.random().toString(16).slice(2, 8)}`;
@@ -30,15 +35,43 @@ export class TmuxSession {
     const env = { TERM: 'xterm-256color', HOME: this.home, MINI_AGENT_HOME: this.home, LANG: 'C.UTF-8', ...opts.env };
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
-    const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+    const command = [process.execPath, BIN, ...args].map(quote).join(' ') + (opts.stdin ? ` < ${quote(opts.stdin)}` : '');
     // After the CLI exits: its exit code, and whether the terminal is back in cooked mode (icanon, echo).
     const after = `echo "EXIT=$?"; stty -a | grep -o -- '-\\?icanon' | head -1 > ${quote(this.exitFile)}.stty; echo done > ${quote(this.exitFile)}; sleep 600`;
-    this.tmux(['new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `env ${assignments} ${command}; ${after}`]);
-    this.tmux(['set-option', '-t', this.name, 'history-limit', '100000']);
+    // With a recording, the CLI waits for pipe-pane to be attached, so no byte is missed.
+    const go = `${this.exitFile}.go`;
+    const wait = opts.record ? `while [ ! -e ${quote(go)} ]; do sleep 0.02; done; ` : '';
+    // history-limit applies to panes created after it is set: set it first, in the same server start.
+    this.tmux(['start-server', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
+    if (opts.record) {
+      this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(opts.record)}`]);
+      writeFileSync(go, '');
+    }
   }
 
+  /** The pid of the CLI (the pane's shell runs it as its child). */
+  pid(): number {
+    const shell = this.tmux(['display-message', '-p', '-t', this.name, '#{pane_pid}']).trim();
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        // /proc/PID/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === shell) return Number(pid);
+      } catch {
+        /* gone */
+      }
+    }
+    throw new Error(`no child process under the pane's shell ${shell}`);
+  }
+
+  /** The pane's title (what an OSC 0/2 sequence would set). */
+  title(): string {
+    return this.tmux(['display-message', '-p', '-t', this.name, '#{pane_title}']).trim();
+  }
+
+  /** tmux on a server of the tests' own (its socket), so that no user's tmux is touched. */
   tmux(args: string[]): string {
-    return execFileSync(this.bin, args, { encoding: 'utf8' });
+    return execFileSync(this.bin, ['-L', SOCKET, ...args], { encoding: 'utf8' });
   }
 
   /** Types text literally (no key names). */

@@ -1,0 +1,248 @@
+// The interactive mode and the terminal it runs in (tmux, scripted model): the scrollback keeps a
+// 500-message conversation and is never wiped; a large paste is one collapsed input; escape
+// sequences from tools and models never drive the terminal; narrow terminals and resizes; the
+// terminal put back on a signal; no terminal on stdin means print mode; the spinner's retry
+// notice; queued messages cancelled or pulled back; the commands not covered elsewhere; and
+// screen snapshots (Markdown, tool lines, status line) as plain text.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import type { ScriptTurn } from '../src/model/script.js';
+import { tempDir } from './support/helpers.js';
+import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
+
+const start = interactiveSessions();
+
+/** Variable parts of a screen (durations, ids, elapsed times) made stable for a snapshot. */
+function stable(screen: string): string {
+  return screen
+    .replace(/\b\d+(\.\d+)? (ms|s)\b/g, 'N $2')
+    .replace(/session [0-9a-f-]{8,}/g, 'session <session-id>')
+    .replace(/· [0-9a-f]{8}$/gm, '· <session>')
+    .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, '⠿');
+}
+
+describe('the scrollback', () => {
+  it('after a 500-message conversation the first message is still in the scrollback, and nothing ever cleared the screen', async (ctx) => {
+    const steps = 250;
+    const turns: ScriptTurn[] = Array.from({ length: steps }, (_, i) => ({ text: `step ${i} of the work`, toolCalls: [{ name: 'read_file', arguments: { path: `part-${i}.md` } }] }));
+    turns.push({ text: 'all steps done' });
+    const record = join(tempDir('mini-agent-record-'), 'out.bin');
+    const { t } = start(ctx, turns, ['--max-turns', String(steps + 5)], { record, rows: 24 });
+    await t.waitFor(READY);
+    t.type('the very first message');
+    t.keys('Enter');
+    await t.waitFor(/all steps done[\s\S]*scripted\/script/, { timeoutMs: 60_000 });
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message');
+    expect(users.length).toBeGreaterThanOrEqual(500);
+    const history = t.history();
+    expect(history).toContain('❯ the very first message');
+    expect(history).toContain('step 0 of the work');
+    expect(history).toContain('step 249 of the work');
+    expect(history.indexOf('❯ the very first message')).toBeLessThan(history.indexOf('step 0 of the work'));
+    // What the program wrote: no clear of the screen or the scrollback, no alternate screen, no
+    // absolute cursor moves; every redraw inside a synchronized update.
+    const bytes = readFileSync(record, 'latin1');
+    expect(bytes).not.toMatch(/\x1b\[[23]J/);
+    expect(bytes).not.toMatch(/\x1b\[\?(1049|47|1047)h/);
+    expect(bytes).not.toMatch(/\x1b\[\d*;?\d*H/);
+    expect(bytes).not.toMatch(/\x1bc/);
+    const begins = bytes.split('\x1b[?2026h').length - 1;
+    expect(begins).toBeGreaterThan(0);
+    expect(bytes.split('\x1b[?2026l').length - 1).toBe(begins);
+  }, 90_000);
+});
+
+describe('input', () => {
+  it('a paste of 300 lines is one input, shown collapsed, sent whole', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'got the log' }]);
+    await t.waitFor(READY);
+    const log = Array.from({ length: 300 }, (_, i) => `log line ${i}`).join('\n');
+    t.type('look at this: ');
+    t.paste(log);
+    const editing = await t.waitFor(/\[paste #1: 300 lines\]/);
+    expect(editing).not.toContain('log line 150');
+    t.keys('Enter');
+    const after = await t.waitFor(/got the log[\s\S]*scripted\/script/);
+    expect(after).toContain('[… 292 more lines]');
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users).toHaveLength(1);
+    expect(users[0].message.content[0].text).toBe(`look at this: ${log}`);
+  });
+
+  it('a trailing backslash continues the message on a new line', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'two lines received' }]);
+    await t.waitFor(READY);
+    t.type('first line \\');
+    t.keys('Enter');
+    t.type('second line');
+    t.keys('Enter');
+    await t.waitFor(/two lines received/);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users.map((e) => e.message.content[0].text)).toEqual(['first line \nsecond line']);
+  });
+});
+
+describe('what tools and models print never drives the terminal', () => {
+  it('escape sequences in tool output and in the answer are shown inert', async (ctx) => {
+    const nasty = String.raw`printf 'before\033[2J\033[H\033]0;pwned-title\007\033]52;c;ZXZpbA==\007\033[31mred\033[0m\233K after\n'`;
+    const record = join(tempDir('mini-agent-record-'), 'out.bin');
+    const { t } = start(ctx, [{ toolCalls: [{ name: 'bash', arguments: { command: nasty } }] }, { text: 'model says \x1b[2J\x1b]0;model-title\x07 hi \x1b[5m' }], ['--yes'], { record });
+    await t.waitFor(READY);
+    t.type('print things');
+    t.keys('Enter');
+    const screen = await t.waitFor(/model says[\s\S]*scripted\/script/);
+    expect(screen).toContain('mini-agent · scripted/script'); // the header was not wiped
+    expect(screen).toMatch(/│ before.*red.* after/);
+    expect(t.title()).not.toMatch(/pwned|model-title/);
+    const bytes = readFileSync(record, 'latin1');
+    for (const seq of ['\x1b[2J', '\x1b]0;', '\x1b]52;', '\x9b', '\x1b[5m', '\x07']) expect(bytes).not.toContain(seq);
+  });
+});
+
+describe('terminal sizes', () => {
+  it('a narrow terminal: Markdown, code, tables and wide characters fit; then a resize', async (ctx) => {
+    const answer = [
+      '## 会话压缩之后',
+      '',
+      'A paragraph with a very-long-identifier-that-cannot-be-broken-anywhere-at-all and **bold** text, 中文字符混合 English words.',
+      '',
+      '| key | value |',
+      '|---|---|',
+      '| 名前 | a rather long cell value |',
+      '',
+      '```ts',
+      'const x = "a long line of code that is wider than the terminal";',
+      '```',
+    ].join('\n');
+    const { t } = start(ctx, [{ text: answer }, { text: 'after the resize, a second answer that is long enough to wrap at sixty columns wide' }], [], { columns: 32, rows: 20 });
+    await t.waitFor(READY);
+    t.type('narrow');
+    t.keys('Enter');
+    await t.waitFor(/scripted\/script · ↑/);
+    const narrow = t.history();
+    // Joined (-J) lines: if the program relied on the terminal wrapping, a joined line would be wider.
+    for (const line of narrow.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(32);
+    expect(narrow).toContain('会话压缩之后');
+    t.resize(60, 20);
+    await new Promise((r) => setTimeout(r, 200));
+    t.type('wider now');
+    t.keys('Enter');
+    const wide = await t.waitFor(/second answer[\s\S]*scripted\/script · ↑/);
+    for (const line of wide.split('\n').slice(wide.split('\n').findIndex((l) => l.includes('❯ wider now')))) expect(stringWidth(line), line).toBeLessThanOrEqual(60);
+    expect(wide).toMatch(/❯ wider now/);
+    expect(wide).toMatch(/after the resize, a second answer that is long enough to\s*\n\s*wrap at sixty columns wide/);
+  });
+});
+
+describe('leaving', () => {
+  it.for(['SIGTERM', 'SIGHUP'] as const)('on %s the terminal is put back and the session file is whole', async (signal, ctx) => {
+    const { t } = start(ctx, [{ text: 'first' }, { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 20' } }] }], ['--yes']);
+    await t.waitFor(READY);
+    t.type('one');
+    t.keys('Enter');
+    await t.waitFor(/first[\s\S]*scripted\/script/);
+    t.type('sleep');
+    t.keys('Enter');
+    await t.waitFor(/bash sleep 20/);
+    process.kill(t.pid(), signal);
+    expect(await t.exited()).toEqual({ code: signal === 'SIGTERM' ? 143 : 129, cooked: true });
+    const entries = sessionEntries(t.home);
+    expect(entries.filter((e) => e.type === 'message' && e.message.role === 'user').map((e) => e.message.content[0].text)).toEqual(['one', 'sleep']);
+    // The aborted call has its result: the next resume is consistent.
+    expect(entries.some((e) => e.type === 'message' && e.message.role === 'toolResult')).toBe(true);
+  });
+
+  it('Ctrl+C on an empty line asks first; a second press leaves', async (ctx) => {
+    const { t } = start(ctx, []);
+    await t.waitFor(READY);
+    t.keys('C-c');
+    await t.waitFor(/press Ctrl\+C again to leave/);
+    t.keys('C-c');
+    expect(await t.exited()).toEqual({ code: 0, cooked: true });
+  });
+
+  it('without a terminal on stdin it is print mode', async (ctx) => {
+    const input = join(tempDir(), 'prompt.txt');
+    writeFileSync(input, 'a prompt from a pipe\n');
+    const { t } = start(ctx, [{ text: 'printed answer' }], [], { stdin: input });
+    const screen = await t.waitFor(/EXIT=\d+/, { history: true });
+    expect(screen).toContain('printed answer');
+    expect(screen).not.toContain('❯');
+    expect(screen).toContain('EXIT=0');
+  });
+});
+
+describe('the spinner and the queue', () => {
+  it('a retry shows in the spinner line', async (ctx) => {
+    const { t } = start(ctx, [{ error: { kind: 'overloaded', message: 'busy', retryable: true, retryAfterMs: 2500 } }, { text: 'after the retry' }]);
+    await t.waitFor(READY);
+    t.type('try');
+    t.keys('Enter');
+    await t.waitFor(/retrying after overloaded \(attempt 1, in 3 s\)/);
+    await t.waitFor(/after the retry[\s\S]*scripted\/script/);
+  });
+
+  it('queued messages are listed under the input; /cancel drops one, Esc pulls one back, Ctrl+C returns the rest', async (ctx) => {
+    const { t } = start(ctx, [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 20' } }] }, { text: 'never' }], ['--yes']);
+    await t.waitFor(READY);
+    t.type('start');
+    t.keys('Enter');
+    await t.waitFor(/bash sleep 20/);
+    for (const line of ['steer one', '>> follow two', 'steer three']) {
+      t.type(line);
+      t.keys('Enter');
+    }
+    await t.waitFor(/steer 1: steer one \(\w+\)\n.*follow-up 2: follow two \(\w+\)\n.*steer 3: steer three/);
+    t.type('/cancel 1');
+    t.keys('Enter');
+    await t.waitFor(/cancelled the steer: steer one/);
+    t.keys('Escape');
+    await t.waitFor(/❯ steer three\s*$/);
+    t.keys('C-u');
+    t.keys('C-c');
+    await t.waitFor(/stopped/);
+    const screen = await t.waitFor(/❯ >> follow two\s*$/);
+    expect(screen).not.toMatch(/steer 1:|follow-up 2:/);
+  });
+});
+
+describe('commands', () => {
+  it('/name, /status, /show-config, /model, /export, /trace, /new, /sessions, /resume, /fork', async (ctx) => {
+    const { t, cwd } = start(ctx, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'noted' }, { text: 'in the fork' }]);
+    writeFileSync(join(cwd, 'notes.md'), 'notes\n');
+    await t.waitFor(READY);
+    const run = async (line: string, expected: RegExp) => {
+      t.type(line);
+      t.keys('Enter');
+      return t.waitFor(expected, { history: true });
+    };
+    await run('read the notes', /noted[\s\S]*scripted\/script/);
+    await run('/name planning', /session named planning/);
+    await run('/status', /files read: notes\.md/);
+    await run('/show-config', /provider\s+scripted\s+\(flag --script\)/);
+    await run('/trace', /read_file/);
+    await run('/export out.md', /exported to .*out\.md/);
+    expect(readFileSync(join(cwd, 'out.md'), 'utf8')).toContain('noted');
+    await run('/model nonexistent-provider/x', /\/model: .*nonexistent-provider/);
+    await run('/new', /new session [0-9a-f-]{36}/);
+    await run('/sessions', /planning/);
+    await run('/resume planning', /resumed session .* \(planning\): 4 messages/);
+    await run('/fork', /forked into session/);
+    await run('more', /in the fork[\s\S]*scripted\/script/);
+  });
+});
+
+describe('screen snapshots', () => {
+  it('Markdown, tool lines and the status line, as plain text', async (ctx) => {
+    const answer = '# Result\n\nThe **tests** pass; *two* files changed:\n\n1. `src/a.ts`\n2. `src/b.ts`\n\n> note: run `npm test` again\n\n```js\nconst ok = true;\n```\n\n| file | lines |\n|---|--:|\n| a.ts | 12 |\n| b.ts | 3 |\n';
+    const { t, cwd } = start(ctx, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'read_file', arguments: { path: 'gone.txt' } }] }, { text: answer, usage: { input: 2400, output: 120 } }], [], { columns: 72, rows: 40 });
+    writeFileSync(join(cwd, 'a.txt'), 'alpha\nbeta\n');
+    await t.waitFor(READY);
+    t.type('summarize');
+    t.keys('Enter');
+    const screen = await t.waitFor(/scripted\/script · ↑/);
+    await expect(stable(screen)).toMatchFileSnapshot('./fixtures/screens/markdown-tools-status.txt');
+  });
+});

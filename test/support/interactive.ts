@@ -1,0 +1,33 @@
+// Starting the CLI's interactive mode in tmux on a scripted model, for the terminal tests.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterEach } from 'vitest';
+import type { ScriptTurn } from '../../src/model/script.js';
+import { tempDir, writeScript } from './helpers.js';
+import { TMUX, useSystemTool } from './system-tools.js';
+import { TmuxSession, type TmuxOptions } from './tmux.js';
+
+/** The prompt mark: the conversation is ready for input. */
+export const READY = /❯/;
+
+/** A starter of terminals that are killed after each test (call at the top of a test file). */
+export function interactiveSessions() {
+  const sessions: TmuxSession[] = [];
+  afterEach(() => {
+    while (sessions.length) sessions.pop()!.kill();
+  });
+  return function start(ctx: { skip(note?: string): never }, turns: ScriptTurn[], args: string[] = [], opts: Partial<TmuxOptions> = {}) {
+    const bin = useSystemTool(ctx, TMUX);
+    const cwd = opts.cwd ?? tempDir();
+    const script = writeScript(cwd, turns, `script-${sessions.length}.json`);
+    const t = new TmuxSession(bin, ['--script', script, ...args], { ...opts, cwd });
+    sessions.push(t);
+    return { t, cwd };
+  };
+}
+
+/** The JSONL entries of the only session file under a home. */
+export function sessionEntries(home: string): Array<Record<string, any>> {
+  const file = execFileSync('sh', ['-c', `ls ${home}/sessions/*/*.jsonl | head -1`], { encoding: 'utf8' }).trim();
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
