@@ -166,6 +166,25 @@ describe('the interactive mode in a terminal', () => {
     if (answer === 'a') expect(sessionEntries(t.home).some((e) => e.type === 'permission_grant')).toBe(true);
   });
 
+  it('an edit is asked about with its diff; Ctrl+C while the question waits aborts the run and the file is untouched', async (ctx) => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.mini-agent'));
+    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ permissions: { ask: ['edit_file'] } }));
+    writeFileSync(join(cwd, 'app.ts'), 'const limit = 3;\nexport { limit };\n');
+    const { t } = start(ctx, [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'app.ts', edits: [{ oldText: 'const limit = 3;', newText: 'const limit = 30;' }] } }] }, { text: 'after the stop' }], [], { cwd });
+    await t.waitFor(READY);
+    t.type('raise the limit');
+    t.keys('Enter');
+    const q = await t.waitFor(/Allow\? \[y\]es/);
+    expect(q).toMatch(/edit_file needs your approval[\s\S]*app\.ts\n\s+- const limit = 3;\n\s+\+ const limit = 30;/);
+    t.keys('C-c');
+    await t.waitFor(/stopped/);
+    expect(readFileSync(join(cwd, 'app.ts'), 'utf8')).toBe('const limit = 3;\nexport { limit };\n');
+    t.type('go on');
+    t.keys('Enter');
+    await t.waitFor(/after the stop[\s\S]*scripted\/script · ↑/);
+  });
+
   it('/compact summarizes with the model and says so', async (ctx) => {
     const turns: ScriptTurn[] = [{ text: 'a long answer '.repeat(50) }, { text: 'another long answer '.repeat(50) }, summaryTurn('FACT: compacted here')];
     const cwd = tempDir();
