@@ -5,6 +5,7 @@ import { AGENT_FLAGS, AGENT_FLAGS_HELP, agentFlagsFrom, cleanParseError, type Ag
 import { UsageError } from '../core/types.js';
 
 export const USAGE = `Usage:
+  mini-agent [options]               on a terminal, with no prompt: the interactive conversation (/help inside)
   mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
   mini-agent --rpc [options]         RPC mode: JSONL commands on stdin, responses and events on stdout
   mini-agent sessions [--all] [--json]              list the sessions of this workspace
