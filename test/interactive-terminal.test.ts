@@ -175,13 +175,16 @@ describe('leaving', () => {
 });
 
 describe('the spinner and the queue', () => {
-  it('a retry shows in the spinner line', async (ctx) => {
-    const { t } = start(ctx, [{ error: { kind: 'overloaded', message: 'busy', retryable: true, retryAfterMs: 2500 } }, { text: 'after the retry' }]);
+  it('a retry shows in the spinner line; a partial answer before it is marked as cut off', async (ctx) => {
+    const partial = 'A first paragraph that streamed.\n\nA second one.\n\nA third, cut';
+    const { t } = start(ctx, [{ text: partial, error: { kind: 'overloaded', message: 'busy', retryable: true, retryAfterMs: 2500 } }, { text: 'after the retry' }]);
     await t.waitFor(READY);
     t.type('try');
     t.keys('Enter');
-    await t.waitFor(/retrying after overloaded \(attempt 1, in 3 s\)/);
-    await t.waitFor(/after the retry[\s\S]*scripted\/script/);
+    const waiting = await t.waitFor(/retrying after overloaded \(attempt 1, in 3 s\)/);
+    expect(waiting).toMatch(/A first paragraph that streamed\.\n\(the partial answer above was cut off; the request is retried\)/);
+    expect(waiting).not.toContain('A third, cut'); // the open block was never committed
+    await t.waitFor(/after the retry[\s\S]*scripted\/script · ↑/);
   });
 
   it('queued messages are listed under the input; /cancel drops one, Esc pulls one back, Ctrl+C returns the rest', async (ctx) => {

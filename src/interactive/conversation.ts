@@ -47,6 +47,8 @@ export class Conversation {
   private ticker: NodeJS.Timeout | undefined;
   /** Tool lines were the last thing printed (a blank line goes before the next answer). */
   private afterTools = false;
+  /** The answer being streamed has put lines in the scrollback already. */
+  private streamPrinted = false;
 
   constructor(
     private readonly agent: Agent,
@@ -205,9 +207,10 @@ export class Conversation {
         if (!this.stream) {
           if (this.afterTools) this.screen.print(['']); // the answer stands apart from the tool lines above it
           this.stream = new MarkdownStream(this.screen.width, { color: this.opts.color });
+          this.streamPrinted = false;
         }
         this.afterTools = false;
-        this.screen.print(this.stream.push(e.delta));
+        this.printAnswer(this.stream.push(e.delta));
         this.doing = 'writing';
         break;
       case 'toolcall_start':
@@ -218,7 +221,10 @@ export class Conversation {
         if (e.message.stopReason === 'error' && e.message.errorMessage) this.screen.print([this.p.red(`error: ${clean(e.message.errorMessage)}`)]);
         break;
       case 'retry':
-        this.stream = undefined; // the partial answer is discarded with the failed attempt
+        // The failed attempt's answer is discarded; what of it reached the scrollback stays there, marked.
+        if (this.stream && this.streamPrinted) this.screen.print([this.p.yellow('(the partial answer above was cut off; the request is retried)')]);
+        this.stream = undefined;
+        this.doing = 'thinking';
         this.retryNote = `retrying after ${e.kind} (attempt ${e.attempt}, in ${Math.round(e.delayMs / 1000)} s)`;
         break;
       case 'tool_start':
@@ -252,9 +258,16 @@ export class Conversation {
     this.redraw();
   }
 
+  /** Lines of the answer being streamed that became final. */
+  private printAnswer(lines: string[]): void {
+    this.screen.print(lines);
+    this.streamPrinted = this.streamPrinted || lines.length > 0;
+  }
+
   private endAnswer(): void {
     if (this.stream) this.screen.print(this.stream.end());
     this.stream = undefined;
+    this.streamPrinted = false;
   }
 
   private settled(e: Extract<AgentEvent, { type: 'run_settled' }>): void {
