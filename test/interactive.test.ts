@@ -95,7 +95,7 @@ describe('the interactive mode in a terminal', () => {
     const { t, cwd } = start(
       ctx,
       [
-        { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 1.5; echo slept' } }, { name: 'read_file', arguments: { path: 'notes.md' } }] },
+        { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 3; echo slept' } }, { name: 'read_file', arguments: { path: 'notes.md' } }] },
         { text: 'steered answer' },
         { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] },
         { text: 'after the kill' },
@@ -106,12 +106,12 @@ describe('the interactive mode in a terminal', () => {
     await t.waitFor(READY);
     t.type('work');
     t.keys('Enter');
-    await t.waitFor(/running bash|bash sleep 1\.5/);
+    await t.waitFor(/bash sleep 3/);
     t.type('also check the tests');
     t.keys('Enter');
     await t.waitFor(/steer 1: also check the tests/);
     const done = await t.waitFor(/steered answer[\s\S]*scripted\/script/);
-    expect(done).toMatch(/✓ bash sleep 1\.5; echo slept[\s\S]*✓ read_file notes\.md[\s\S]*↳ steer: also check the tests[\s\S]*steered answer/);
+    expect(done).toMatch(/✓ bash sleep 3; echo slept[\s\S]*✓ read_file notes\.md[\s\S]*↳ steer: also check the tests[\s\S]*steered answer/);
     // The next request held the steer after both results.
     const entries = sessionEntries(t.home).filter((e) => e.type === 'message');
     const roles = entries.map((e) => `${e.message.role}${e.message.role === 'user' ? `:${e.message.content[0].text}` : ''}`);
@@ -129,7 +129,8 @@ describe('the interactive mode in a terminal', () => {
   });
 
   it('a follow-up (>>) sent during a run starts a new turn when the run would end', async (ctx) => {
-    const { t } = start(ctx, [{ text: 'slow first answer', delayMs: 150 }, { text: 'answer to the follow-up' }]);
+    // Slow enough (about 3 s) that the follow-up is typed and seen queued while the answer streams, even on a busy machine.
+    const { t } = start(ctx, [{ text: 'slow first answer, with a good many more words to stream so that the run lasts a while', delayMs: 150 }, { text: 'answer to the follow-up' }]);
     await t.waitFor(READY);
     t.type('first');
     t.keys('Enter');
@@ -138,7 +139,7 @@ describe('the interactive mode in a terminal', () => {
     t.keys('Enter');
     await t.waitFor(/follow-up 1: and then this/);
     const screen = await t.waitFor(/answer to the follow-up[\s\S]*scripted\/script/);
-    expect(screen).toMatch(/slow first answer[\s\S]*↳ follow-up: and then this[\s\S]*answer to the follow-up/);
+    expect(screen).toMatch(/slow first answer[\s\S]*lasts a while[\s\S]*↳ follow-up: and then this[\s\S]*answer to the follow-up/);
   });
 
   it.for([
