@@ -1,6 +1,7 @@
 // Syntax highlighting of code blocks for the terminal: highlight.js (its core and a set of common
 // languages, each registered on first use so that loading stays cheap) turned into styled spans,
 // one row per source line. Unknown languages and errors give plain text, never an exception.
+import type { Emitter } from 'highlight.js';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';
@@ -70,10 +71,59 @@ const SCOPE_STYLES: Record<string, string> = {
 };
 
 /**
- * A private highlight.js instance and the languages registered on it so far. Registering is the
- * only change it sees, it happens once per language, and it does not change any result.
+ * highlight.js's emitter interface (startScope, addText, endScope… as it scans), turned into
+ * styled spans as it goes: no HTML to build and then parse back. A scope without a style of its
+ * own (or a sub-language's root) takes the style around it.
+ */
+class SpanEmitter implements Emitter {
+  /** The text in order, each piece in its style; a piece may hold line breaks. */
+  readonly pieces: Span[] = [];
+  private readonly styles: string[] = [''];
+
+  private get style(): string {
+    return this.styles[this.styles.length - 1];
+  }
+
+  startScope(scope: string): void {
+    const dot = scope.indexOf('.');
+    this.styles.push(SCOPE_STYLES[dot < 0 ? scope : scope.slice(0, dot)] ?? this.style);
+  }
+
+  endScope(): void {
+    if (this.styles.length > 1) this.styles.pop();
+  }
+
+  // highlight.js 11 also calls these two (its TokenTree's names) for a mode's own scope.
+  openNode(scope: string): void {
+    this.startScope(scope);
+  }
+
+  closeNode(): void {
+    this.endScope();
+  }
+
+  addText(text: string): void {
+    if (text !== '') this.pieces.push({ text, style: this.style });
+  }
+
+  __addSublanguage(emitter: Emitter): void {
+    const around = this.style;
+    if (emitter instanceof SpanEmitter) for (const p of emitter.pieces) this.pieces.push({ text: p.text, style: p.style || around });
+  }
+
+  finalize(): void {}
+
+  toHTML(): string {
+    return '';
+  }
+}
+
+/**
+ * A private highlight.js instance, emitting spans, and the languages registered on it so far.
+ * Registering is the only change it sees, it happens once per language, and it does not change any result.
  */
 const highlighter = hljs.newInstance();
+highlighter.configure({ __emitter: SpanEmitter });
 
 /** The highlight.js name for a fence's language (`ts`, `TypeScript`, `sh`…), or undefined when not one of ours. */
 export function languageOf(lang: string | undefined): string | undefined {
@@ -102,44 +152,39 @@ function plainRows(lines: string[]): Row[] {
 export function highlightLines(lines: string[], lang: string | undefined): Row[] {
   const name = languageOf(lang);
   if (name === undefined) return plainRows(lines);
-  let html: string;
+  let emitter: Emitter;
   try {
     ensureRegistered(name);
-    html = highlighter.highlight(lines.join('\n'), { language: name, ignoreIllegals: true }).value;
+    const result = highlighter.highlight(lines.join('\n'), { language: name, ignoreIllegals: true });
+    if (result.errorRaised) return plainRows(lines);
+    emitter = result._emitter;
   } catch {
     return plainRows(lines);
   }
-  return rowsOfHighlightedHtml(html);
+  return emitter instanceof SpanEmitter ? rowsOf(emitter.pieces) : plainRows(lines);
 }
 
-const HTML_PARTS = /<span class="([^"]*)">|<\/span>|[^<]+/g;
-const HTML_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'" };
-
-/** highlight.js's output (spans with `hljs-SCOPE` classes, escaped text) as rows of styled spans. */
-function rowsOfHighlightedHtml(html: string): Row[] {
+/** Styled pieces (holding line breaks) as one row per line. */
+function rowsOf(pieces: Span[]): Row[] {
   const rows: Row[] = [];
   let row: Span[] = [];
-  const styles: string[] = [''];
-  for (const m of html.matchAll(HTML_PARTS)) {
-    const part = m[0];
-    if (m[1] !== undefined) {
-      const scope = m[1].split(' ')[0].replace(/^hljs-/, '').split('.')[0];
-      styles.push(SCOPE_STYLES[scope] ?? styles[styles.length - 1]);
-    } else if (part === '</span>') {
-      if (styles.length > 1) styles.pop();
-    } else {
-      const text = part.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => HTML_ESCAPES[e]);
-      const style = styles[styles.length - 1];
-      const lines = text.split('\n');
-      lines.forEach((line, i) => {
-        if (i > 0) {
-          rows.push(row);
-          row = [];
-        }
-        if (line !== '') row.push({ text: line, style });
-      });
+  for (const p of pieces) {
+    let start = 0;
+    for (let nl = p.text.indexOf('\n'); nl >= 0; nl = p.text.indexOf('\n', start)) {
+      if (nl > start) pushSpan(row, p.text.slice(start, nl), p.style);
+      rows.push(row);
+      row = [];
+      start = nl + 1;
     }
+    if (start < p.text.length) pushSpan(row, start === 0 ? p.text : p.text.slice(start), p.style);
   }
   rows.push(row);
   return rows;
+}
+
+/** Appends a span, merged into the last one when they have the same style. */
+function pushSpan(row: Span[], text: string, style: string): void {
+  const last = row[row.length - 1];
+  if (last !== undefined && last.style === style) last.text += text;
+  else row.push({ text, style });
 }

@@ -1,24 +1,31 @@
 // Block Markdown (marked's block tokens) as terminal rows at a width: headings, paragraphs, lists
 // (bullets, numbers, nesting, task boxes), block quotes (a `│ ` gutter), tables (box-drawn,
 // columns sized to their content and shrunk to fit), rules, raw HTML as text, and code blocks
-// (framed, highlighted, cut into segments that a stream can commit as they complete).
+// (markdown-code.ts); and a document's blocks as lines, a blank line between two (BlockOutput).
 import type { Token, Tokens } from 'marked';
-import { highlightLines } from './highlight.js';
+import { codeBlockRows, FRAME } from './markdown-code.js';
 import { inlineSpans } from './markdown-inline.js';
-import { displayWidth, expandTabs, hardSplit, padRow, rowWidth, wrapSpans, type Row, type Span } from './terminal-text.js';
+import { hardSplit, inertControls, padRow, rowWidth, serializeRow, wrapSpans, type Row, type Span } from './terminal-text.js';
 
 export interface BlockOptions {
   color: boolean;
+  /**
+   * List items' rows by their source and layout, for a stream redrawing a growing list: given to
+   * it only while the items' tokens depend on nothing else (the same definitions, no `<a` tag
+   * whose link state would carry from one item to the next).
+   */
+  items?: { get(raw: string): ItemRows | undefined; set(raw: string, rows: ItemRows): void };
 }
 
-const FRAME = '2'; // rules, gutters, borders, code frames: dim
 const HEADING_STYLES = ['1;4;35', '1;35', '1;36', '1', '1', '1'];
 const BULLETS = ['•', '◦', '▪'];
 const BULLET_STYLE = '33';
-const CODE_TAB = 4;
-/** A code segment ends after a blank line, or at this many lines or characters (see codeSegmentDone). */
-export const CODE_SEGMENT_LINES = 24;
-export const CODE_SEGMENT_CHARS = 2000;
+
+/** A list item's rows, by its source, and the layout (width, depth, looseness, marker) they were made for. */
+export interface ItemRows {
+  layout: string;
+  rows: Row[];
+}
 
 /** Rows of `tokens` (the blocks of a document, a quote or a list item), a blank row between blocks when `loose`. */
 export function blockRows(tokens: Token[], width: number, opts: BlockOptions, loose = true, depth = 0): Row[] {
@@ -48,10 +55,8 @@ export function renderBlock(t: Token, width: number, opts: BlockOptions, depth =
       return heading(t as Tokens.Heading, width, opts);
     case 'hr':
       return [[{ text: '─'.repeat(width), style: FRAME }]];
-    case 'code': {
-      const { lang, lines } = codeOf(t as Tokens.Code);
-      return [...codeHeader(lang, width), ...codeRows(lines, lang, width, opts), ...codeFooter(width)];
-    }
+    case 'code':
+      return codeBlockRows(t as Tokens.Code, width, opts);
     case 'blockquote':
       return quote(t.tokens ?? [], width, opts, depth);
     case 'list':
@@ -73,7 +78,7 @@ function heading(t: Tokens.Heading, width: number, opts: BlockOptions): Row[] {
 
 /** Text shown as written (raw HTML, unknown blocks): each line wrapped on its own. */
 function literal(text: string, width: number, style: string): Row[] {
-  return text
+  return inertControls(text)
     .replace(/\n+$/, '')
     .split('\n')
     .flatMap((line) => {
@@ -100,18 +105,31 @@ function list(t: Tokens.List, width: number, opts: BlockOptions, depth: number):
       { text: ' ', style: '' },
     ];
     if (item.task) marker.push(item.checked ? { text: '[x]', style: '32' } : { text: '[ ]', style: FRAME }, { text: ' ', style: '' });
-    const indent = rowWidth(marker);
-    const body = item.tokens.filter((b) => b.type !== 'checkbox');
-    if (width - indent < 2) {
-      // Too narrow for the indentation: the marker on a row of its own, the body at full width.
-      rows.push(hardSplit(marker, width)[0] ?? [], ...blockRows(body, width, opts, item.loose, depth + 1));
+    const layout = opts.items && `${width} ${depth} ${item.loose} ${marker.map((m) => m.text).join('')}`;
+    const known = layout === undefined ? undefined : opts.items!.get(item.raw);
+    if (known !== undefined && known.layout === layout) {
+      rows.push(...known.rows);
       return;
     }
-    const inner = blockRows(body, width - indent, opts, item.loose, depth + 1);
-    const pad: Span = { text: ' '.repeat(indent), style: '' };
-    rows.push([...marker, ...(inner[0] ?? [])], ...inner.slice(1).map((row) => (row.length ? [pad, ...row] : [])));
+    const start = rows.length;
+    itemRows(item, marker, width, opts, depth, rows);
+    if (layout !== undefined) opts.items!.set(item.raw, { layout, rows: rows.slice(start) });
   });
   return rows;
+}
+
+/** A list item's rows: its marker, then its blocks indented under the marker. */
+function itemRows(item: Tokens.ListItem, marker: Span[], width: number, opts: BlockOptions, depth: number, rows: Row[]): void {
+  const indent = rowWidth(marker);
+  const body = item.tokens.filter((b) => b.type !== 'checkbox');
+  if (width - indent < 2) {
+    // Too narrow for the indentation: the marker on a row of its own, the body at full width.
+    rows.push(hardSplit(marker, width)[0] ?? [], ...blockRows(body, width, opts, item.loose, depth + 1));
+    return;
+  }
+  const inner = blockRows(body, width - indent, opts, item.loose, depth + 1);
+  const pad: Span = { text: ' '.repeat(indent), style: '' };
+  rows.push([...marker, ...(inner[0] ?? [])], ...inner.slice(1).map((row) => (row.length ? [pad, ...row] : [])));
 }
 
 // ---- tables ----
@@ -178,143 +196,34 @@ function tableAsRecords(header: Span[][], body: Span[][][], width: number): Row[
   return rows;
 }
 
-// ---- code blocks ----
-
-/** A fenced code block's opening line: its indentation, its fence, its info string. */
-const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})([^\n]*)$/;
-
-export interface Fence {
-  indent: number;
-  fence: string;
-  lang: string | undefined;
-}
-
-/** The fence a code block's first line opens, or undefined when it is not a fence line. */
-export function fenceOf(line: string): Fence | undefined {
-  const m = FENCE_OPEN.exec(line);
-  if (!m || (m[2][0] === '`' && m[3].includes('`'))) return undefined;
-  const info = m[3].trim().split(/\s+/)[0].replace(/\\([!-/:-@[-`{-~])/g, '$1');
-  return { indent: m[1].length, fence: m[2], lang: info || undefined };
-}
-
-/** Whether `line` closes a block opened by `fence` (marked's rule: the same fence, more of its character, spaces). */
-export function closesFence(line: string, fence: Fence): boolean {
-  let i = 0;
-  while (i < 3 && line[i] === ' ') i++;
-  if (!line.startsWith(fence.fence, i)) return false;
-  i += fence.fence.length;
-  while (line[i] === fence.fence[0]) i++;
-  while (line[i] === ' ') i++;
-  return i === line.length;
-}
-
-/** A body line with the fence's indentation taken off (as much of it as the line has). */
-export function fenceBodyLine(line: string, fence: Fence): string {
-  let i = 0;
-  while (i < fence.indent && line[i] === ' ') i++;
-  return line.slice(i);
-}
-
-/** A code token's language and lines: for a fence, read from its source, exactly as a stream reads it line by line. */
-export function codeOf(t: Tokens.Code): { lang: string | undefined; lines: string[] } {
-  const raw = t.raw.split('\n');
-  const fence = t.codeBlockStyle === 'indented' ? undefined : fenceOf(raw[0]);
-  if (fence === undefined) return { lang: undefined, lines: t.text.split('\n') };
-  if (raw[raw.length - 1] === '') raw.pop();
-  const body = raw.slice(1);
-  if (body.length > 0 && closesFence(body[body.length - 1], fence)) body.pop();
-  return { lang: fence.lang, lines: body.map((l) => fenceBodyLine(l, fence)) };
-}
-
-const framed = (width: number) => width >= 6;
-
-/** The row above a code block: a corner and the language, dim. */
-export function codeHeader(lang: string | undefined, width: number): Row[] {
-  if (!framed(width)) return [];
-  return hardSplit([{ text: lang ? `╭─ ${lang}` : '╭─', style: FRAME }], width).slice(0, 1);
-}
-
-export function codeFooter(width: number): Row[] {
-  return framed(width) ? [[{ text: '╰─', style: FRAME }]] : [];
-}
-
-/** Whether a segment of code lines is complete: it ends with a blank line, or it reached its size. */
-export function codeSegmentDone(lines: string[], chars: number): boolean {
-  return lines.length >= CODE_SEGMENT_LINES || chars >= CODE_SEGMENT_CHARS || (lines.length > 0 && lines[lines.length - 1].trim() === '');
-}
-
 /**
- * Code lines as framed rows. Highlighting works per segment (see codeSegmentDone), so that a
- * stream can commit each segment once it is complete and still draw what renderMarkdown draws.
+ * Lines of top-level blocks, with one blank line between two blocks, none before a block that
+ * continues one cut in parts (`glued`). A stream carries `blocks` and `glued` from call to call.
  */
-export function codeRows(lines: string[], lang: string | undefined, width: number, opts: BlockOptions): Row[] {
-  const rows: Row[] = [];
-  let segment: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    segment.push(line);
-    chars += line.length + 1;
-    if (codeSegmentDone(segment, chars)) {
-      rows.push(...codeSegmentRows(segment, lang, width, opts));
-      segment = [];
-      chars = 0;
-    }
+export class BlockOutput {
+  readonly lines: string[] = [];
+  constructor(
+    private readonly color: boolean,
+    public blocks = 0,
+    public glued = false,
+  ) {}
+
+  /** A whole block's rows. */
+  block(rows: Row[]): void {
+    this.add(rows.map((r) => serializeRow(r, this.color)));
   }
-  if (segment.length) rows.push(...codeSegmentRows(segment, lang, width, opts));
-  return rows;
-}
 
-/** One segment's rows: highlighted together, each line cut to the width (at a space or a token's edge when one is near). */
-export function codeSegmentRows(lines: string[], lang: string | undefined, width: number, opts: BlockOptions): Row[] {
-  const expanded = lines.map((l) => expandTabs(l, CODE_TAB));
-  const styled = opts.color ? highlightLines(expanded, lang) : expanded.map((text) => (text ? [{ text, style: '' }] : []));
-  const gutter: Span = { text: '│ ', style: FRAME };
-  const inner = framed(width) ? width - 2 : width;
-  return styled.flatMap((row) => cutCodeRow(row, inner).map((r) => (framed(width) ? [gutter, ...r] : r)));
-}
-
-interface Cell {
-  g: string;
-  w: number;
-  style: string;
-}
-
-/**
- * A code row cut into rows of at most `width` columns, preferring a cut after a space or where
- * one token ends and another begins, when that keeps more than half the row. Linear in the row's length.
- */
-function cutCodeRow(row: Row, width: number): Row[] {
-  if (rowWidth(row) <= width) return [row];
-  const cells: Cell[] = row.flatMap((s) => hardSplit([s], 1).map((r) => ({ g: r[0].text, w: displayWidth(r[0].text), style: s.style })));
-  const out: Row[] = [];
-  let start = 0;
-  while (start < cells.length) {
-    let end = start;
-    let w = 0;
-    while (end < cells.length && (w + cells[end].w <= width || end === start)) w += cells[end++].w;
-    if (end < cells.length) {
-      let cols = w;
-      for (let k = end; k > start && cols * 2 > width; k--) {
-        const breaks = cells[k - 1].g === ' ' || cells[k].style !== cells[k - 1].style;
-        if (breaks) {
-          end = k;
-          break;
-        }
-        cols -= cells[k - 1].w;
-      }
-    }
-    out.push(cellsToRow(cells, start, end));
-    start = end;
+  /** A whole block's lines (none: the block shows nothing, or has not started yet). */
+  add(lines: string[]): void {
+    if (lines.length === 0) return;
+    if (this.blocks > 0 && !this.glued) this.lines.push('');
+    this.blocks++;
+    this.glued = false;
+    for (const l of lines) this.lines.push(l);
   }
-  return out;
-}
 
-function cellsToRow(cells: Cell[], from: number, to: number): Row {
-  const row: Row = [];
-  for (let i = from; i < to; i++) {
-    const last = row[row.length - 1];
-    if (last && last.style === cells[i].style) last.text += cells[i].g;
-    else row.push({ text: cells[i].g, style: cells[i].style });
+  /** More lines of the block the last add() started (a code block's next segment). */
+  more(lines: string[]): void {
+    for (const l of lines) this.lines.push(l);
   }
-  return row;
 }

@@ -3,7 +3,7 @@
 // color the spans carry no meaning, so the marks that matter stay as text: `code`, ~~strike~~.
 import type { Token, Tokens } from 'marked';
 import { decodeEntities } from '../session/markdown-html.js';
-import { withStyle, type Span } from './terminal-text.js';
+import { inertControls, withStyle, type Span } from './terminal-text.js';
 
 /** SGR parameters of each inline kind. */
 export const INLINE_STYLES = {
@@ -17,7 +17,7 @@ export const INLINE_STYLES = {
 } as const;
 
 /** Soft line breaks (and a code span's line endings) are spaces; `\n` in a span means a hard break. */
-const softBreaks = (text: string) => text.replace(/\n/g, ' ');
+const softBreaks = (text: string) => (text.includes('\n') ? text.replace(/\n/g, ' ') : text);
 
 /**
  * `tokens` as spans, each in `base` with its own style laid over it. `color` false adds the
@@ -30,8 +30,10 @@ export function inlineSpans(tokens: Token[] | undefined, color: boolean, base = 
 }
 
 function appendInline(out: Span[], t: Token, color: boolean, base: string): void {
+  // Every span's text passes here: marked decodes character references (`&#27;` is ESC), so even
+  // text sanitized before lexing may hold controls again.
   const text = (s: string, style = base) => {
-    if (s !== '') out.push({ text: s, style });
+    if (s !== '') out.push({ text: inertControls(s), style });
   };
   const nested = (style: string) => {
     for (const child of (t as Tokens.Generic).tokens ?? []) appendInline(out, child, color, withStyle(base, style));
@@ -91,7 +93,7 @@ function appendLink(out: Span[], link: Tokens.Link, color: boolean, base: string
     .slice(start)
     .map((s) => s.text)
     .join('');
-  const href = link.href;
+  const href = inertControls(link.href);
   if (shown === '') out.push({ text: href, style });
   else if (shown !== href && `mailto:${shown}` !== href) out.push({ text: ` (${href})`, style: withStyle(base, INLINE_STYLES.url) });
 }

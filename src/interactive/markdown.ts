@@ -4,7 +4,10 @@
 // color (each styled line ends with a reset), and never pass on the text's own escape sequences.
 import type { Token, Tokens } from 'marked';
 import { lexMarkdown } from '../session/markdown-html.js';
-import { closesFence, codeFooter, codeHeader, codeSegmentDone, codeSegmentRows, fenceBodyLine, fenceOf, renderBlock, type Fence } from './markdown-blocks.js';
+import { BlockOutput, renderBlock, type BlockOptions } from './markdown-blocks.js';
+import { codeHeader, fenceOf, OpenCodeBlock } from './markdown-code.js';
+import { blockTokens, completeBlocks, continues, definitionsIn, endedAfterBlank, openBlockOf, type Links, type OpenBlock, type Pending } from './markdown-open.js';
+import { OpenLexer } from './markdown-relex.js';
 import { serializeRow, stripControls, type Row } from './terminal-text.js';
 
 export { sanitizeForTerminal } from './terminal-text.js';
@@ -14,12 +17,12 @@ export interface MarkdownOptions {
   color: boolean;
 }
 
+const ATX = /^ {0,3}#/;
+
 /** A stream's open block is committed in parts once its complete lines pass this many characters (see MarkdownStream). */
 export const MAX_OPEN_BLOCK_CHARS = 8192;
 /** live() draws at most this many characters of a code line still arriving (its end). */
 export const MAX_LIVE_LINE_CHARS = 4096;
-
-type Links = Record<string, { href: string | null; title: string | null }>;
 
 function checkedWidth(width: number): number {
   if (!Number.isFinite(width) || width < 1) throw new RangeError(`Markdown width must be a number of columns ≥ 1, got ${width}`);
@@ -35,52 +38,15 @@ export function renderMarkdown(text: string, width: number, opts: MarkdownOption
 }
 
 /**
- * Lines of top-level blocks, with one blank line between two blocks, none before a block that
- * continues one cut in parts (`glued`). A stream carries `blocks` and `glued` from call to call.
- */
-class BlockOutput {
-  readonly lines: string[] = [];
-  constructor(
-    private readonly color: boolean,
-    public blocks = 0,
-    public glued = false,
-  ) {}
-
-  /** A whole block's rows. */
-  block(rows: Row[]): void {
-    if (this.start(rows)) this.more(rows);
-  }
-
-  /** The first rows of a block (false when there are none: the block has not started); more() adds the rest. */
-  start(rows: Row[]): boolean {
-    if (rows.length === 0) return false;
-    if (this.blocks > 0 && !this.glued) this.lines.push('');
-    this.blocks++;
-    this.glued = false;
-    return true;
-  }
-
-  more(rows: Row[]): void {
-    for (const r of rows) this.lines.push(serializeRow(r, this.color));
-  }
-}
-
-/** A fenced code block the stream is inside: its fence and the lines of its segment not committed yet. */
-interface OpenCode {
-  fence: Fence;
-  segment: string[];
-  chars: number;
-  started: boolean;
-}
-
-/**
  * A streaming answer. push(delta) returns the lines of the blocks that this delta completed (for
  * the scrollback, drawn once); live() the lines of the block still in progress (the live region
  * redraws them); end() the rest. For ordinary Markdown, the lines push() returned plus those of
  * end() are renderMarkdown(whole text), and after any push, those lines plus live() are
  * renderMarkdown(text so far). The exceptions (tested):
- * - a reference link whose definition comes after it, or sits inside a list or quote, shows as
- *   text (its block was committed before the definition arrived);
+ * - a reference link whose definition comes in a later block than its own may show as text (its
+ *   block may be committed before the definition arrives), and an inline `<a>` tag left open in
+ *   one block does not keep URLs in later blocks from being links (marked, lexing the whole text
+ *   at once, carries it over);
  * - a block whose complete lines pass MAX_OPEN_BLOCK_CHARS is committed in parts, cut at a line
  *   (preferably one starting at the margin: a paragraph's line, a top-level list item), so the
  *   parts lay out on their own (no blank line between them); a line longer than that, still
@@ -89,48 +55,88 @@ interface OpenCode {
  * - a fenced code block is committed segment by segment as it arrives (its own lines are final,
  *   so nothing changes), and live() draws at most the last MAX_LIVE_LINE_CHARS of a code line
  *   still arriving.
- * Each delta re-lexes only the text after the last committed block, so the cost is linear.
+ * When a block is committed: once a complete line after it starts another block, or, after a
+ * blank line, as soon as the line still arriving shows a new block beginning (see
+ * endedAfterBlank; an ATX heading or a rule as soon as its line is complete). With live() between
+ * pushes, what live() found complete is committed by the next push().
+ * The work per delta. live() lexes and draws the text after the last committed block (usually a
+ * few hundred characters: one block), reusing what does not change (OpenLexer), and sees there
+ * which blocks are complete: the next push() commits them with the lines live() drew, lexing
+ * nothing. Without a live() in between, a push() lexes (marked's block lexer, no inline parsing)
+ * only when a new complete line may have completed a block (see continues()), and draws each
+ * completed block once. So the cost is linear in the text.
  */
 export class MarkdownStream {
   private width: number;
   private readonly color: boolean;
+  private readonly opts: BlockOptions;
   private blocks = 0;
   private glued = false;
-  private links: Links = Object.create(null) as Links;
+  private readonly links: Links = Object.create(null) as Links;
   /** Sanitized complete lines after the last committed block (outside a code block). */
   private text = '';
   /** The last line, still arriving (raw: sanitized when read, as renderMarkdown would). */
   private tail = '';
-  private code: OpenCode | undefined;
+  private code: OpenCodeBlock | undefined;
   private ended = false;
-  private lexed: { text: string; tail: string; tokens: Token[] } | undefined;
+  /** The last block of `text` as last seen, and whether `text`'s last line is blank. */
+  private open: OpenBlock | undefined;
+  private afterBlank = true;
+  /**
+   * The lines of each block the last live() drew, by source (raw), while the width and links stay
+   * the same. Replaced rather than cleared: a long-lived Map refilled after every delta keeps its
+   * new entries alive through young collections (a fifth more GC time over a long answer).
+   */
+  private drawn = new Map<string, string[]>();
+  /** live()'s last answer, and what it found complete, until the next push or width. */
+  private liveLines: string[] | undefined;
+  private pending: Pending | undefined;
+  private readonly lexer: OpenLexer;
 
-  constructor(
-    width: number,
-    private readonly opts: MarkdownOptions,
-  ) {
+  constructor(width: number, opts: MarkdownOptions) {
     this.width = checkedWidth(width);
     this.color = opts.color;
+    this.opts = { color: opts.color };
+    this.lexer = new OpenLexer(this.links, opts.color);
   }
 
   /** The width for lines not committed yet (a terminal resize). */
   setWidth(width: number): void {
-    this.width = checkedWidth(width);
+    const w = checkedWidth(width);
+    if (w === this.width) return;
+    this.width = w;
+    this.forget();
   }
 
   push(delta: string): string[] {
     if (this.ended) throw new Error('MarkdownStream.push() after end(): start a new stream for the next answer');
+    if (delta === '') return [];
     const out = this.output();
+    const pending = this.pending;
+    this.pending = undefined;
+    this.liveLines = undefined;
+    if (pending) this.commitPending(pending, out);
+    // After a live(), the next one finds what this delta completes; else look now, when it may have.
+    // (A block that a new block's first character ends is committed now either way, so that what
+    // reached the scrollback when an answer is cut off does not hang on when frames were drawn.)
+    const lexing = pending === undefined;
     const newline = delta.lastIndexOf('\n');
     if (newline < 0) {
       this.tail += delta;
     } else {
       const complete = stripControls(this.tail + delta.slice(0, newline + 1));
       this.tail = delta.slice(newline + 1);
-      this.feed(complete, out);
+      this.feed(complete, out, lexing);
     }
-    if (!this.code && this.tail.length > MAX_OPEN_BLOCK_CHARS) this.feed(this.cutTail(), out);
-    if (!this.code && this.text.length > MAX_OPEN_BLOCK_CHARS) this.cutOpenBlock(out);
+    if (!this.code && this.tail.length > MAX_OPEN_BLOCK_CHARS) this.feed(this.cutTail(), out, lexing);
+    if (!this.code && this.afterBlank && this.open && endedAfterBlank(this.open.type, this.nextLineStart()) && this.text.trim() !== '') {
+      this.feed(this.commitBlocks(out), out, lexing);
+    }
+    if (!this.code && this.text.length > MAX_OPEN_BLOCK_CHARS) {
+      const body = this.commitBlocks(out); // what was left open for live() to look at
+      if (body !== '') this.feed(body, out, lexing);
+      if (!this.code && this.text.length > MAX_OPEN_BLOCK_CHARS) this.cutOpenBlock(out);
+    }
     this.save(out);
     return out.lines;
   }
@@ -138,14 +144,17 @@ export class MarkdownStream {
   /** The lines of the block in progress: what end() would add now, with the blank line that separates it from committed ones. */
   live(): string[] {
     if (this.ended) return [];
-    const out = this.output();
-    if (this.code) {
-      const tail = this.tail.length > MAX_LIVE_LINE_CHARS ? this.tail.slice(-MAX_LIVE_LINE_CHARS) : this.tail;
-      this.codeRest(stripControls(tail), { ...this.code }, out);
-    } else {
-      for (const t of this.tokens()) out.block(renderBlock(t, this.width, this.opts));
+    if (this.liveLines === undefined) {
+      const out = this.output();
+      if (this.code) {
+        const tail = this.tail.length > MAX_LIVE_LINE_CHARS ? this.tail.slice(-MAX_LIVE_LINE_CHARS) : this.tail;
+        this.codeRows(out, this.code.rest(stripControls(tail), this.width, this.opts), false);
+      } else {
+        this.pending = this.drawOpen(out, true);
+      }
+      this.liveLines = out.lines;
     }
-    return out.lines;
+    return this.liveLines.slice();
   }
 
   /** The rest of the answer's lines; the stream takes no more text after it. */
@@ -153,15 +162,15 @@ export class MarkdownStream {
     if (this.ended) return [];
     const out = this.output();
     if (this.code) {
-      this.codeRest(stripControls(this.tail), this.code, out);
+      this.codeRows(out, this.code.rest(stripControls(this.tail), this.width, this.opts));
       this.code = undefined;
     } else {
-      for (const t of this.tokens()) out.block(renderBlock(t, this.width, this.opts));
+      this.drawOpen(out, false);
     }
     this.ended = true;
     this.text = '';
     this.tail = '';
-    this.lexed = undefined;
+    this.forget();
     return out.lines;
   }
 
@@ -174,21 +183,54 @@ export class MarkdownStream {
     this.glued = out.glued;
   }
 
-  /**
-   * Marked's tokens for the text after the last committed block: its complete lines, and with
-   * `withTail` the line still arriving (cached for live(), which asks after each push).
-   */
-  private tokens(withTail = true): Token[] {
-    const tail = withTail ? this.tail : '';
-    const l = this.lexed;
-    if (l && l.text === this.text && l.tail === tail) return l.tokens;
-    const tokens = lexMarkdown(this.text + stripControls(tail), this.links);
-    this.lexed = { text: this.text, tail, tokens };
-    return tokens;
+  /** Drops what was drawn of the open text (the width or the definitions changed). */
+  private forget(): void {
+    this.drawn = new Map();
+    this.lexer.clear();
+    this.liveLines = undefined;
+    this.pending = undefined;
   }
 
-  /** Complete, sanitized lines: into the open code block, or the text, committing what they complete. */
-  private feed(lines: string, out: BlockOutput): void {
+  private lines(rows: Row[]): string[] {
+    return rows.map((r) => serializeRow(r, this.color));
+  }
+
+  /**
+   * The blocks of the text after the last committed one, the line still arriving included. With
+   * `remember` (live()), keeps their lines for commitBlocks and returns what is complete in them.
+   */
+  private drawOpen(out: BlockOutput, remember: boolean): Pending | undefined {
+    const text = this.text + stripControls(this.tail);
+    const tokens = this.lexer.lex(text, this.links);
+    const opts = this.lexer.options(text);
+    const drawn: string[][] = [];
+    this.drawn = new Map();
+    for (const t of tokens) {
+      const lines = this.lines(renderBlock(t, this.width, opts));
+      // A definition in the text changes how the text before it reads: nothing drawn with one is kept.
+      if (remember && tokens.reusable && lines.length > 0) this.drawn.set(t.raw, lines);
+      drawn.push(lines);
+      out.add(lines);
+    }
+    this.lexer.rotate();
+    return remember && tokens.reusable ? completeBlocks(tokens, drawn, text, this.text.length, (t) => this.lastIsComplete(t)) : undefined;
+  }
+
+  /** Commits what live() found complete (the text has not changed since: push() comes next). */
+  private commitPending(p: Pending, out: BlockOutput): void {
+    if (!this.text.startsWith(p.raw)) return;
+    if (p.blank) out.glued = false; // blank lines end a block cut in parts
+    for (const lines of p.lines) out.add(lines);
+    this.text = this.text.slice(p.raw.length);
+    this.open = p.open;
+    if (p.fence) {
+      const body = this.enterCode(out);
+      if (body !== '') this.feed(body, out, false);
+    }
+  }
+
+  /** Complete, sanitized lines: into the open code block, or the text, committing what they complete (`lexing`: looking for it now). */
+  private feed(lines: string, out: BlockOutput, lexing: boolean): void {
     let rest = lines;
     while (rest !== '') {
       while (this.code && rest !== '') {
@@ -198,77 +240,128 @@ export class MarkdownStream {
       }
       if (rest === '') return;
       this.text += rest;
-      rest = this.commitBlocks(out);
+      rest = this.mayComplete(rest) && (lexing || this.text.trim() === '') ? this.commitBlocks(out) : '';
     }
   }
 
-  private codeLine(line: string, code: OpenCode, out: BlockOutput): void {
-    if (closesFence(line, code.fence)) {
-      this.codeRows(out, code, [...segmentRows(code, this.width, this.opts), ...codeFooter(this.width)]);
+  /** Whether `lines`, just added to the text, may complete a block (see continues()); also tracks `afterBlank`. */
+  private mayComplete(lines: string): boolean {
+    let may = this.text.trim() === ''; // blank lines only: commitBlocks drops them
+    let start = 0;
+    while (start < lines.length) {
+      const end = lines.indexOf('\n', start);
+      const line = lines.slice(start, end);
+      if (!continues(line, this.open, this.afterBlank)) may = true;
+      this.afterBlank = line.trim() === '';
+      start = end + 1;
+    }
+    return may;
+  }
+
+  private codeLine(line: string, code: OpenCodeBlock, out: BlockOutput): void {
+    const { rows, closed } = code.line(line, this.width, this.opts);
+    this.codeRows(out, rows);
+    if (closed) {
       this.code = undefined;
-      return;
-    }
-    code.segment.push(fenceBodyLine(line, code.fence));
-    code.chars += line.length + 1;
-    if (codeSegmentDone(code.segment, code.chars)) {
-      this.codeRows(out, code, segmentRows(code, this.width, this.opts));
-      code.segment = [];
-      code.chars = 0;
+      this.afterBlank = false;
     }
   }
 
-  /** The end of a code block when the text ends: its last line (`tail`, perhaps its closing fence), its last segment, its frame. */
-  private codeRest(tail: string, code: OpenCode, out: BlockOutput): void {
-    const segment = tail === '' || closesFence(tail, code.fence) ? code.segment : [...code.segment, fenceBodyLine(tail, code.fence)];
-    this.codeRows(out, code, [...segmentRows({ ...code, segment }, this.width, this.opts), ...codeFooter(this.width)]);
-  }
-
-  private codeRows(out: BlockOutput, code: OpenCode, rows: Row[]): void {
-    if (code.started) out.more(rows);
-    else if (out.start(rows)) {
-      code.started = true;
-      out.more(rows);
+  /** Rows of the open code block: its first ones start a block in the output; `keep` false (live()) leaves it not started. */
+  private codeRows(out: BlockOutput, rows: Row[], keep = true): void {
+    const code = this.code!;
+    if (code.started) out.more(this.lines(rows));
+    else if (rows.length > 0) {
+      out.add(this.lines(rows));
+      if (keep) code.started = true;
     }
   }
 
   /**
-   * Commits every block of the complete lines but the last one, which more lines may still change.
-   * (The line still arriving is left out: "1" may be a paragraph now and a list's "10." later.)
-   * When the last block opens a fenced code block, enters it and returns the text after its opening line.
+   * Commits every block of the complete lines but the last one, which more lines may still change
+   * (unless lastIsComplete()). The line still arriving is left out: "1" may be a paragraph now and
+   * a list's "10." later. When the last block opens a fenced code block, enters it and returns the
+   * text after its opening line.
    */
   private commitBlocks(out: BlockOutput): string {
-    const tokens = this.tokens(false);
+    const { tokens, links } = blockTokens(this.text, this.links);
     let last = tokens.length - 1;
     while (last >= 0 && tokens[last].type === 'space') last--;
     if (last < 0) {
+      this.open = undefined;
       if (this.text.trim() === '') {
         this.text = ''; // blank lines after a committed block change nothing, but end a block cut in parts
         out.glued = false;
       }
       return '';
     }
+    if (this.lastIsComplete(tokens[last])) last = tokens.length;
+    this.open = last < tokens.length ? openBlockOf(tokens[last]) : undefined;
     const done = tokens.slice(0, last);
     const raw = done.map((t) => t.raw).join('');
-    if (raw.length > this.text.length || !this.text.startsWith(raw)) return ''; // offsets unclear: wait for more
-    for (const t of done) {
-      out.block(renderBlock(t, this.width, this.opts));
-      if (t.type === 'def') this.remember(t as Tokens.Def);
-    }
+    if (!this.text.startsWith(raw)) return ''; // offsets unclear: wait for more
+    if (done.length > 0) this.commit(done, raw, links, out);
     this.text = this.text.slice(raw.length);
     const open = tokens[last];
+    return open?.type === 'code' && (open as Tokens.Code).codeBlockStyle !== 'indented' ? this.enterCode(out) : '';
+  }
+
+  /** Enters the fenced code block whose opening line starts the text; returns the text after that line. */
+  private enterCode(out: BlockOutput): string {
     const firstLineEnd = this.text.indexOf('\n');
-    if (open.type !== 'code' || (open as Tokens.Code).codeBlockStyle === 'indented' || firstLineEnd < 0) return '';
-    const fence = fenceOf(this.text.slice(0, firstLineEnd));
+    const fence = firstLineEnd < 0 ? undefined : fenceOf(this.text.slice(0, firstLineEnd));
     if (!fence) return '';
     const body = this.text.slice(firstLineEnd + 1);
     this.text = '';
-    this.code = { fence, segment: [], chars: 0, started: false };
-    this.codeRows(out, this.code, codeHeader(fence.lang, this.width));
+    this.open = undefined;
+    this.code = new OpenCodeBlock(fence);
+    this.codeRows(out, codeHeader(fence.lang, this.width));
     return body;
   }
 
-  private remember(def: Tokens.Def): void {
-    if (!(def.tag in this.links)) this.links[def.tag] = { href: def.href, title: def.title };
+  /**
+   * Whether the last block of the complete lines is complete as well: no line can change an ATX
+   * heading or a rule, and after a blank line, the start of the line still arriving may show that
+   * a new block begins (see endedAfterBlank).
+   */
+  private lastIsComplete(t: Token): boolean {
+    if (t.type === 'hr' || (t.type === 'heading' && ATX.test(t.raw))) return true;
+    return this.afterBlank && endedAfterBlank(openBlockOf(t).type, this.nextLineStart());
+  }
+
+  /** The first character of the line still arriving, escape sequences left out ('' while there is none). */
+  private nextLineStart(): string {
+    return stripControls(this.tail.slice(0, 64)).charAt(0);
+  }
+
+  /**
+   * Draws completed blocks (`done`, block tokens of the text; `raw`, their source): as the last
+   * live() drew them when it drew each of them from the same source, else lexed and rendered now,
+   * from the whole text as the block lexer saw it (how marked reads a block's last line may hang
+   * on the line after it) and knowing the definitions anywhere in it, `links`. Then remembers
+   * their definitions.
+   */
+  private commit(done: Token[], raw: string, links: Links, out: BlockOutput): void {
+    const sameLinks = Object.keys(links).length === Object.keys(this.links).length;
+    const drawn = sameLinks ? done.map((t) => (t.type === 'space' ? [] : this.drawn.get(t.raw))) : [];
+    if (sameLinks && drawn.every((d) => d !== undefined)) {
+      for (const lines of drawn) out.add(lines!);
+    } else {
+      const source = sameLinks ? this.links : links;
+      const opts = sameLinks ? this.lexer.options(this.text) : this.opts;
+      let tokens: Token[] = this.lexer.lex(this.text, source).slice(0, done.length);
+      if (tokens.map((t) => t.raw).join('') !== raw) tokens = lexMarkdown(raw, source); // not expected: the same lexer found these blocks
+      for (const t of tokens) out.add(this.lines(renderBlock(t, this.width, opts)));
+    }
+    this.drawn = new Map();
+    let added = false;
+    for (const def of definitionsIn(done)) {
+      if (!(def.tag in this.links)) {
+        this.links[def.tag] = { href: def.href, title: def.title };
+        added = true;
+      }
+    }
+    if (added) this.forget();
   }
 
   /** A line too long to wait for its end: its start, cut at a space (which becomes the line break), as a complete line. */
@@ -292,13 +385,9 @@ export class MarkdownStream {
       }
     }
     if (cut < 0) cut = text.lastIndexOf('\n', text.length - 2) + 1 || text.length;
-    for (const t of lexMarkdown(text.slice(0, cut), this.links)) out.block(renderBlock(t, this.width, this.opts));
+    for (const t of lexMarkdown(text.slice(0, cut), this.links)) out.add(this.lines(renderBlock(t, this.width, this.opts)));
+    this.drawn = new Map();
     this.text = text.slice(cut);
     out.glued = true;
   }
-}
-
-/** The rows of a code block's segment not committed yet (none when it is empty). */
-function segmentRows(code: OpenCode, width: number, opts: MarkdownOptions): Row[] {
-  return code.segment.length ? codeSegmentRows(code.segment, code.fence.lang, width, opts) : [];
 }
