@@ -131,23 +131,26 @@ export async function markdownBenchmarks({ root, work, report }) {
   const deltas4 = deltasOf(fourMb, 40_000, api.seededRandom(4));
 
   // Warm-up: the first 20,000 deltas run while V8 still compiles (marked's, highlight.js's and our
-  // code go through its tiers), at up to twice the steady cost. Then rounds of four 1 MB streams
-  // and one 4 MB stream: the CPU figure is the best 1 MB stream; linearity compares, round by
-  // round, the 4 MB stream with the four 1 MB ones just before it (the same length of time on the
-  // same machine: the best of short runs alone finds quiet moments a run four times as long cannot).
+  // code go through its tiers), at up to twice the steady cost. Then rounds of: the 1 MB stream
+  // (the CPU figure is its best run), the four quarters of the 4 MB text streamed each on its own
+  // (10,000 deltas each), and the 4 MB stream. Linearity compares, round by round, the 4 MB stream
+  // with its own quarters: the same text, so that only the length differs (two random texts differ
+  // in cost by several per cent), and the same minutes on the machine (the best of short runs finds
+  // quiet moments that a run four times as long cannot).
   stream(api, deltas1);
   stream(api, deltas1);
+  const quarters = [0, 1, 2, 3].map((k) => deltas4.slice(k * 10_000, (k + 1) * 10_000));
   const ones = [];
   const rounds = [];
   for (let i = 0; i < runs; i++) {
-    const four1 = Array.from({ length: 4 }, () => stream(api, deltas1));
-    ones.push(...four1);
-    rounds.push({ four: stream(api, deltas4).cpuMs, ones: four1.reduce((sum, r) => sum + r.cpuMs, 0) });
+    ones.push(stream(api, deltas1));
+    const parts = quarters.reduce((sum, q) => sum + stream(api, q).cpuMs, 0);
+    rounds.push({ four: stream(api, deltas4).cpuMs, parts });
   }
   const one = ones.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a));
-  const linearity = median(rounds.map((r) => r.four / r.ones)); // 1 when 4 MB costs four times 1 MB
+  const linearity = median(rounds.map((r) => r.four / r.parts)); // 1 when a 4 MB stream costs what its four quarters do
   const fourMs = median(rounds.map((r) => r.four));
-  const fourOnesMs = fourMs / linearity;
+  const partsMs = median(rounds.map((r) => r.parts));
   const latency = latencies(api, deltas1);
 
   // Floors, measured after the streams: lexing a whole megabyte keeps every token alive through
@@ -158,23 +161,27 @@ export async function markdownBenchmarks({ root, work, report }) {
   const floorMs = timed(() => (sink += api.lexMarkdown(oneMb).length), runs, 1);
   const deltaLexMs = timed(() => deltas1.slice(0, 1000).forEach((d) => (sink += api.lexMarkdown(d).length)), runs, 1) / 1000;
   if (sink === 0 || one.lines === 0) throw new Error('nothing rendered');
-  const same = one.lines > 0 && JSON.stringify(collect(api, deltas1)) === JSON.stringify(api.renderMarkdown(oneMb, 100, { color: true }));
+  const whole = JSON.stringify(api.renderMarkdown(oneMb, 100, { color: true }));
+  const same = JSON.stringify(collect(api, deltas1, false)) === whole && JSON.stringify(collect(api, deltas1, true)) === whole;
 
   report('markdown stream 1 MB, 10k deltas: CPU', one.cpuMs, 'marked.lexer 1 MB', floorMs, '< 1 s', one.cpuMs < 1000);
-  report('markdown stream 4 MB, 40k deltas: CPU', fourMs, '4 × 1 MB streams', fourOnesMs, '< 4.5 × 1 MB', 4 * linearity < 4.5);
+  report('markdown stream 4 MB, 40k deltas: CPU', fourMs, 'its 4 quarters', partsMs, '< 4.5 × 1 MB', 4 * linearity < 4.5);
   const rate = oneMb.length / (one.cpuMs / 1000);
-  console.log(`${''.padEnd(44)} ${(rate / 1e6).toFixed(2)} M chars/s (1 MB: ${one.lines.toLocaleString('en')} lines committed, wall ${one.wallMs.toFixed(0)} ms; 4 MB: ${(4 * linearity).toFixed(2)}× the CPU of 1 MB, median of ${runs} rounds)`);
+  console.log(`${''.padEnd(44)} ${(rate / 1e6).toFixed(2)} M chars/s (1 MB: ${one.lines.toLocaleString('en')} lines committed, wall ${one.wallMs.toFixed(0)} ms; 4 MB: ${(4 * linearity).toFixed(2)}× the CPU of 1 MB of it, ${(fourMs / median(ones.map((r) => r.cpuMs))).toFixed(2)}× the 1 MB text's; medians of ${runs} rounds)`);
   report('markdown delta → screen string: median', latency.median, 'marked.lexer 1 delta', deltaLexMs, '< 16 ms', latency.median < 16);
   report('  … p99', latency.p99, 'marked.lexer 1 delta', deltaLexMs, '—', true);
-  report.record?.('markdown stream: committed lines + end() = renderMarkdown(whole)', same);
+  report.record?.('markdown stream: committed lines + end() = renderMarkdown(whole), with and without live()', same);
   if (!report.record) console.log(`${'markdown stream = renderMarkdown(whole)'.padEnd(44)} ${same ? 'ok' : 'MISSED'}`);
 }
 
-/** Every line a stream commits for `deltas`, end() included. */
-function collect(api, deltas) {
+/** Every line a stream commits for `deltas`, end() included; `live`: with a live() after each push (what is committed when differs). */
+function collect(api, deltas, live) {
   const s = new api.MarkdownStream(100, { color: true });
   const out = [];
-  for (const d of deltas) out.push(...s.push(d));
+  for (const d of deltas) {
+    out.push(...s.push(d));
+    if (live) s.live();
+  }
   out.push(...s.end());
   return out;
 }

@@ -144,6 +144,16 @@ for (const count of [10_000, 100_000]) {
   await searchBenchmarks({ root, work, report });
 }
 
+// ---- 9. The interactive mode (issue 11) ----
+{
+  const { markdownBenchmarks } = await import('./markdown.mjs');
+  await markdownBenchmarks({ root, work, report });
+  const { editorBenchmarks } = await import('./editor.mjs');
+  await editorBenchmarks({ root, work, report });
+  const { conversationBenchmarks } = await import('./conversation.mjs');
+  await conversationBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

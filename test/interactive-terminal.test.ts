@@ -182,7 +182,7 @@ describe('the spinner and the queue', () => {
     t.type('try');
     t.keys('Enter');
     const waiting = await t.waitFor(/retrying after overloaded \(attempt 1, in 3 s\)/);
-    expect(waiting).toMatch(/A first paragraph that streamed\.\n\(the partial answer above was cut off; the request is retried\)/);
+    expect(waiting).toMatch(/A first paragraph that streamed\.\n\nA second one\.\n\(the partial answer above was cut off; the request is retried\)/);
     expect(waiting).not.toContain('A third, cut'); // the open block was never committed
     await t.waitFor(/after the retry[\s\S]*scripted\/script · ↑/);
   });

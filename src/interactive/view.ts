@@ -1,10 +1,10 @@
 // What the interactive mode shows besides the answer, pure: one compact line per tool call (tool,
 // key argument, status, duration, a few lines of the result), the spinner, the queue, the status
 // line after a run, notices. Text from tools and models is sanitized: it never drives the terminal.
-import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
+import { sanitizeForTerminal } from './terminal-text.js';
 
 export interface Paint {
   dim(s: string): string;
@@ -22,10 +22,7 @@ export function paint(color: boolean): Paint {
 
 /** Text from outside (tools, models, files) made safe to print: escape sequences and control characters removed, tabs expanded. */
 export function clean(text: string): string {
-  return stripVTControlCharacters(text)
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '  ')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return sanitizeForTerminal(text, 2);
 }
 
 /** Cuts text to `width` cells on one line, with an ellipsis. */
