@@ -52,7 +52,8 @@ function expectedData(store: SessionStore) {
 function sessionJson(html: string): string {
   const open = '<script type="application/json" id="session-data">';
   const start = html.indexOf(open) + open.length;
-  return html.slice(start, html.toLowerCase().indexOf('</script', start));
+  // A case-insensitive search, not toLowerCase(): lowering can change the length ("İ" becomes two code units).
+  return html.slice(start, start + html.slice(start).search(/<\/script/i));
 }
 
 describe('HTML export (static checks)', () => {
