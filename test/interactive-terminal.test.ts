@@ -101,6 +101,25 @@ describe('what tools and models print never drives the terminal', () => {
   });
 });
 
+describe('color', () => {
+  it.for([
+    ['with colors', {}],
+    ['NO_COLOR', { NO_COLOR: '1' }],
+  ] as const)('%s', async ([, env], ctx) => {
+    const { t } = start(ctx, [{ text: '# Title\n\nSome **bold** text and `code`.\n\n```js\nconst x = 1;\n```\n' }], [], { env });
+    await t.waitFor(READY);
+    t.type('style');
+    t.keys('Enter');
+    await t.waitFor(/scripted\/script · ↑/);
+    // Emphasis marks are gone either way; without color, code keeps its backticks and a heading its #, so they still show.
+    expect(t.screen()).toContain(env.NO_COLOR ? 'Some bold text and `code`.' : 'Some bold text and code.');
+    expect(t.screen()).toMatch(env.NO_COLOR ? /^# Title$/m : /^Title$/m);
+    const styled = t.screenWithEscapes();
+    if (env.NO_COLOR) expect(styled).not.toContain('\x1b[');
+    else expect(styled).toMatch(/\x1b\[[0-9;]*m/);
+  });
+});
+
 describe('terminal sizes', () => {
   it('a narrow terminal: Markdown, code, tables and wide characters fit; then a resize', async (ctx) => {
     const answer = [
