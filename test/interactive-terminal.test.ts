@@ -182,6 +182,14 @@ describe('leaving', () => {
     expect(await t.exited()).toEqual({ code: 0, cooked: true });
   });
 
+  it.for(['/exit', '/quit'])('%s leaves, the terminal put back', async (command, ctx) => {
+    const { t } = start(ctx, []);
+    await t.waitFor(READY);
+    t.type(command);
+    t.keys('Enter');
+    expect(await t.exited()).toEqual({ code: 0, cooked: true });
+  });
+
   it('without a terminal on stdin it is print mode', async (ctx) => {
     const input = join(tempDir(), 'prompt.txt');
     writeFileSync(input, 'a prompt from a pipe\n');
