@@ -102,10 +102,10 @@ describe('what tools and models print never drives the terminal', () => {
 });
 
 describe('color', () => {
-  it.for([
+  it.for<[string, Record<string, string>]>([
     ['with colors', {}],
     ['NO_COLOR', { NO_COLOR: '1' }],
-  ] as const)('%s', async ([, env], ctx) => {
+  ])('%s', async ([, env], ctx) => {
     const { t } = start(ctx, [{ text: '# Title\n\nSome **bold** text and `code`.\n\n```js\nconst x = 1;\n```\n' }], [], { env });
     await t.waitFor(READY);
     t.type('style');

@@ -1,7 +1,7 @@
 // Starting the CLI's interactive mode in tmux on a scripted model, for the terminal tests.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import type { ScriptTurn } from '../../src/model/script.js';
 import { tempDir, writeScript } from './helpers.js';
 import { TMUX, useSystemTool } from './system-tools.js';
@@ -13,11 +13,16 @@ export const READY = /❯/;
 /** A starter of terminals that are killed after each test (call at the top of a test file). */
 export function interactiveSessions() {
   const sessions: TmuxSession[] = [];
+  let tmux: string | undefined;
   afterEach(() => {
     while (sessions.length) sessions.pop()!.kill();
   });
+  afterAll(() => {
+    if (tmux) TmuxSession.killServer(tmux);
+  });
   return function start(ctx: { skip(note?: string): never }, turns: ScriptTurn[], args: string[] = [], opts: Partial<TmuxOptions> = {}) {
     const bin = useSystemTool(ctx, TMUX);
+    tmux = bin;
     const cwd = opts.cwd ?? tempDir();
     const script = writeScript(cwd, turns, `script-${sessions.length}.json`);
     const t = new TmuxSession(bin, ['--script', script, ...args], { ...opts, cwd });

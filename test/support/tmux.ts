@@ -42,7 +42,9 @@ export class TmuxSession {
     const go = `${this.exitFile}.go`;
     const wait = opts.record ? `while [ ! -e ${quote(go)} ]; do sleep 0.02; done; ` : '';
     // history-limit applies to panes created after it is set: set it first, in the same server start.
-    this.tmux(['start-server', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
+    // exit-empty off: the server outlives a test's last session, so the next test never races its
+    // shutdown ("server exited unexpectedly"); killServer() ends it after the file.
+    this.tmux(['start-server', ';', 'set-option', '-g', 'exit-empty', 'off', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
     if (opts.record) {
       this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(opts.record)}`]);
       writeFileSync(go, '');
@@ -67,6 +69,15 @@ export class TmuxSession {
   /** The pane's title (what an OSC 0/2 sequence would set). */
   title(): string {
     return this.tmux(['display-message', '-p', '-t', this.name, '#{pane_title}']).trim();
+  }
+
+  /** Ends the tests' tmux server (after a test file). */
+  static killServer(bin: string): void {
+    try {
+      execFileSync(bin, ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
+    } catch {
+      /* not running */
+    }
   }
 
   /** tmux on a server of the tests' own (its socket), so that no user's tmux is touched. */
