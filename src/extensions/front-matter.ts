@@ -1,0 +1,33 @@
+// Front matter of Markdown files (skills, prompt templates): a YAML block between `---` lines at
+// the very start, parsed with the `yaml` package. Pure: text in, fields out; a broken block is
+// an error message naming the problem, never an exception.
+import { parse } from 'yaml';
+import { isPlainObject } from '../core/types.js';
+
+export interface FrontMatter {
+  /** The fields (empty when the file has no front matter). */
+  data: Record<string, unknown>;
+  /** The text after the front matter. */
+  body: string;
+  /** Why the front matter could not be read (then `data` is empty and `body` is the whole text). */
+  error?: string;
+}
+
+const BLOCK = /^\ufeff?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
+
+export function parseFrontMatter(text: string): FrontMatter {
+  const m = BLOCK.exec(text);
+  if (!m) {
+    if (/^\ufeff?---[ \t]*\r?\n/.test(text)) return { data: {}, body: text, error: 'the front matter has no closing --- line' };
+    return { data: {}, body: text };
+  }
+  const body = text.slice(m[0].length);
+  let data: unknown;
+  try {
+    data = parse(m[1] ?? '') ?? {};
+  } catch (err) {
+    return { data: {}, body: text, error: `the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
+  }
+  if (!isPlainObject(data)) return { data: {}, body: text, error: 'the front matter must be a mapping of fields (name: value)' };
+  return { data, body };
+}
