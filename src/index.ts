@@ -43,3 +43,4 @@ export { classifyError } from './model/errors.js';
 export { PROVIDERS, modelInfo, computeCost, type AdapterConfig, type Pricing } from './model/models.js';
 export { decideRetry, DEFAULT_RETRY, type RetryPolicy } from './agent/retry.js';
 export { sessionsDir, agentHome } from './session/paths.js';
+export type { PromptTemplate } from './extensions/prompt-templates.js';

@@ -4,7 +4,7 @@
 // terminal put back on a signal; no terminal on stdin means print mode; the spinner's retry
 // notice; queued messages cancelled or pulled back; the commands not covered elsewhere; and
 // screen snapshots (Markdown, tool lines, status line) as plain text.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
@@ -261,6 +261,27 @@ describe('commands', () => {
     await run('/resume planning', /resumed session .* \(planning\): 4 messages/);
     await run('/fork', /forked into session/);
     await run('more', /in the fork[\s\S]*scripted\/script/);
+  });
+});
+
+describe('prompt templates', () => {
+  it('/name args runs the template; /help lists it; a near miss suggests it', async (ctx) => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.mini-agent', 'prompts'), { recursive: true });
+    writeFileSync(join(cwd, '.mini-agent', 'prompts', 'review.md'), '---\ndescription: Review a file\n---\nReview $1 for $2.\n');
+    const { t } = start(ctx, [{ text: 'reviewed it' }], [], { cwd });
+    await t.waitFor(READY);
+    t.type('/help');
+    t.keys('Enter');
+    await t.waitFor(/Prompt templates\n\s+\/review ARGS\s+Review a file \(workspace\)/, { history: true });
+    t.type('/reviw x');
+    t.keys('Enter');
+    await t.waitFor(/did you mean \/review\?/);
+    t.type('/review src/a.ts "error handling"');
+    t.keys('Enter');
+    await t.waitFor(/\(prompt template review\)[\s\S]*❯ Review src\/a\.ts for error handling\.[\s\S]*reviewed it[\s\S]*scripted\/script · ↑/);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users.map((e) => e.message.content[0].text)).toEqual(['Review src/a.ts for error handling.\n']);
   });
 });
 

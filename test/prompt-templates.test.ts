@@ -1,13 +1,14 @@
 // Prompt templates (issue 12, §3) and the front matter they share with skills: discovery in the
 // workspace and the user's home (the workspace wins), descriptions, bad front matter warned about
 // by file, and argument substitution ($1…$n, $@, $ARGUMENTS).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFrontMatter } from '../src/extensions/front-matter.js';
 import { expandTemplate, findTemplateCall, loadPromptTemplates, splitArguments } from '../src/extensions/prompt-templates.js';
-import { tempDir } from './support/helpers.js';
+import { createAgent } from '../src/app/agent.js';
+import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 describe('front matter', () => {
   it('fields and body; none at all; broken YAML, an unclosed block and a list are errors, not exceptions', () => {
@@ -76,5 +77,34 @@ describe('discovery', () => {
 
   it('no folders: no templates and no warnings', () => {
     expect(loadPromptTemplates({ cwd: tempDir(), env: { MINI_AGENT_HOME: tempDir('mini-agent-home-') } })).toEqual({ templates: [], warnings: [] });
+  });
+});
+
+describe('invoking a template', () => {
+  const setup = () => {
+    const cwd = tempDir();
+    const home = tempDir('mini-agent-home-');
+    mkdirSync(join(cwd, '.mini-agent', 'prompts'), { recursive: true });
+    writeFileSync(join(cwd, '.mini-agent', 'prompts', 'review.md'), '---\ndescription: Review a file\n---\nReview $1 for $2.\n');
+    return { cwd, home };
+  };
+
+  it('the SDK: the templates, and /name args expanded (anything else left alone)', async () => {
+    const { cwd, home } = setup();
+    const agent = await createAgent({ cwd, home, env: {}, script: writeScript(cwd, [{ text: 'reviewed' }]) });
+    expect(agent.promptTemplates.map((t) => t.name)).toEqual(['review']);
+    expect(agent.expandPromptTemplate('/review src/a.ts "error handling"')).toEqual({ name: 'review', text: 'Review src/a.ts for error handling.\n' });
+    expect(agent.expandPromptTemplate('/unknown x')).toBeUndefined();
+    expect(agent.expandPromptTemplate('review src/a.ts')).toBeUndefined();
+    await agent.close();
+  });
+
+  it('print mode: mini-agent "/review FILE TOPIC" sends the template text', async () => {
+    const { cwd, home } = setup();
+    const r = await runCli(['--script', writeScript(cwd, [{ text: 'reviewed' }]), '/review src/a.ts tests'], { cwd, home });
+    expect(r.code).toBe(0);
+    const file = readdirSync(join(home, 'sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
+    const users = readFileSync(join(home, 'sessions', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users.map((e) => e.message.content[0].text)).toEqual(['Review src/a.ts for tests.\n']);
   });
 });

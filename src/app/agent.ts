@@ -11,6 +11,7 @@ import type { SessionStore } from '../session/store.js';
 import { compactionSettings, modelSummarizer, type CompactionConfig } from '../agent/compactor.js';
 import { SessionRunner, type RunResult } from '../agent/runner.js';
 import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
+import { expandTemplate, findTemplateCall, loadPromptTemplates, type PromptTemplate } from '../extensions/prompt-templates.js';
 import { isTrusted } from '../extensions/trust.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
@@ -39,6 +40,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
 class AgentImpl implements Agent {
   readonly notes: string[];
   readonly warnings: readonly string[];
+  readonly promptTemplates: readonly PromptTemplate[];
   private readonly listeners = new Set<EventListener>();
   readonly listenerErrors: unknown[] = [];
   private readonly tools;
@@ -61,7 +63,9 @@ class AgentImpl implements Agent {
   ) {
     this.opened = opened;
     this.notes = [...opened.notes];
-    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings];
+    const templates = loadPromptTemplates({ cwd, env });
+    this.promptTemplates = templates.templates;
+    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...templates.warnings];
     this.tools = this.createTools();
     this.attach();
   }
@@ -194,6 +198,11 @@ class AgentImpl implements Agent {
       queue: this.runner.queued(),
       context: { tokens, contextWindow: window, fraction: tokens === null ? null : tokens / window },
     };
+  }
+
+  expandPromptTemplate(text: string): { name: string; text: string } | undefined {
+    const call = findTemplateCall(text, this.promptTemplates);
+    return call && { name: call.template.name, text: expandTemplate(call.template.body, call.args) };
   }
 
   showConfig(): Array<{ key: string; value: unknown; source: string }> {

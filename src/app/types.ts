@@ -1,5 +1,6 @@
 // The public face of the application layer: what createAgent takes and what it gives. Fully
 // typed, documented in the README; everything here is a contract for SDK users.
+import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { EventListener, SessionStats } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -161,6 +162,10 @@ export interface Agent {
   switchSession(choice: SessionChoice): AgentSessionHandle;
   setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }>;
   state(): AgentState;
+  /** The prompt templates of the workspace (`.mini-agent/prompts/`) and the user (`$MINI_AGENT_HOME/prompts/`), loaded once. */
+  readonly promptTemplates: readonly PromptTemplate[];
+  /** `/name args` for a known template: its text with the arguments filled in; undefined for anything else. */
+  expandPromptTemplate(text: string): { name: string; text: string } | undefined;
   /** The effective configuration, every value with where it came from (API keys redacted), as --show-config prints it. */
   showConfig(): Array<{ key: string; value: unknown; source: string }>;
   /** What the model would see now: the projection of the active path. */

@@ -67,7 +67,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const result = await agent.prompt(prompt!);
+    // `/name args` naming a prompt template runs the template's text, arguments filled in.
+    const result = await agent.prompt(agent.expandPromptTemplate(prompt!)?.text ?? prompt!);
     for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
     if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');

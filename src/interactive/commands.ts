@@ -38,7 +38,17 @@ const need = (arg: string, usage: string): string => {
 export class CommandError extends Error {}
 
 const COMMANDS: Command[] = [
-  { names: ['help'], usage: '/help', help: 'list the commands and keys', run: (ctx) => ctx.print(helpLines(ctx.paint)) },
+  {
+    names: ['help'],
+    usage: '/help',
+    help: 'list the commands, prompt templates and keys',
+    run: (ctx) => {
+      const templates = ctx.agent.promptTemplates;
+      const w = Math.max(0, ...templates.map((t) => t.name.length));
+      const lines = templates.length ? ['', ctx.paint.bold('Prompt templates'), ...templates.map((t) => `  /${t.name.padEnd(w)} ARGS  ${clean(t.description)}${ctx.paint.dim(` (${t.source})`)}`)] : [];
+      ctx.print([...helpLines(ctx.paint), ...lines]);
+    },
+  },
   { names: ['exit', 'quit'], usage: '/exit', help: 'leave (Ctrl+D on an empty line too)', run: (ctx) => ctx.exit() },
   {
     names: ['new'],
@@ -228,7 +238,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<voi
   const arg = (m?.[2] ?? '').trim();
   const command = BY_NAME.get(name);
   if (!command) {
-    const guess = nearest(name, COMMAND_NAMES);
+    const guess = nearest(name, [...COMMAND_NAMES, ...ctx.agent.promptTemplates.map((t) => t.name)]);
     ctx.print([ctx.paint.red(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`)]);
     return;
   }

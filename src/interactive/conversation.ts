@@ -118,7 +118,11 @@ export class Conversation {
 
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
-    if (isCommand(text)) {
+    const template = isCommand(text) ? this.agent.expandPromptTemplate(text) : undefined;
+    if (template) {
+      this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}  (prompt template ${template.name})`)]);
+      text = template.text;
+    } else if (isCommand(text)) {
       this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}`)]);
       await runCommand(text, {
         agent: this.agent,
