@@ -63,9 +63,8 @@ export class Screen {
   private live: () => LiveFrame = () => ({ lines: [] });
   private scheduled = false;
   private lastWidth: number;
-  /** Redraws done, and lines written to the scrollback: for tests and benchmarks. */
-  redraws = 0;
-  printed = 0;
+  /** When the last redraw was written (performance.now()), for the frame throttle. */
+  private lastFlush = 0;
 
   constructor(
     private readonly out: ScreenOutput,
@@ -112,7 +111,6 @@ export class Screen {
     if (up > 0) text += `\x1b[${up}A`;
     text += CLEAR_DOWN;
     for (const line of this.pending) text += fitLine(line, width) + '\r\n';
-    this.printed += this.pending.length;
     this.pending = [];
     // The live region never grows past the screen: rows above the top could not be redrawn.
     const max = rows - 1;
@@ -139,7 +137,6 @@ export class Screen {
     if (this.opts.sync !== false) text += SYNC_END;
     this.lastWidth = this.out.columns;
     this.lastFlush = performance.now();
-    this.redraws++;
     this.out.write(text);
   }
 
@@ -150,8 +147,6 @@ export class Screen {
     this.flush();
     this.out.write('\x1b[?25h');
   }
-
-  private lastFlush = 0;
 
   private request(): void {
     if (this.scheduled) return;

@@ -1,6 +1,6 @@
 // Starting the CLI's interactive mode in tmux on a scripted model, for the terminal tests.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import type { ScriptTurn } from '../../src/model/script.js';
 import { tempDir, writeScript } from './helpers.js';
@@ -33,6 +33,8 @@ export function interactiveSessions() {
 
 /** The JSONL entries of the only session file under a home. */
 export function sessionEntries(home: string): Array<Record<string, any>> {
-  const file = execFileSync('sh', ['-c', `ls ${home}/sessions/*/*.jsonl | head -1`], { encoding: 'utf8' }).trim();
+  const dir = join(home, 'sessions');
+  const file = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f))[0];
+  if (!file) throw new Error(`no session file under ${dir}`);
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
