@@ -35,6 +35,11 @@ export interface LoopOptions extends TurnPolicy {
   model: ModelAdapter;
   tools: ToolRegistry;
   systemPrompt: string;
+  /**
+   * Called once, right after run_start: the run's system prompt (replacing `systemPrompt`) and
+   * warnings to report. This is where extensions re-read their context and start what the run needs.
+   */
+  prepare?: (signal: AbortSignal) => Promise<{ systemPrompt: string; warnings: readonly string[] }>;
   /** The workspace root handed to tools. */
   cwd: string;
   prompt: string;
@@ -93,6 +98,12 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   if (interrupted.length > 0) {
     emit({ type: 'warning', message: `repaired an interrupted run: ${interrupted.length} tool call(s) had no result and were answered as interrupted` });
   }
+  let systemPrompt = opts.systemPrompt;
+  if (opts.prepare) {
+    const prepared = await opts.prepare(signal);
+    systemPrompt = prepared.systemPrompt;
+    for (const message of prepared.warnings) emit({ type: 'warning', message });
+  }
 
   const finish = (stopReason: RunStopReason, error: ModelError | null = null): RunOutcome => {
     outcome.stopReason = stopReason;
@@ -108,7 +119,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     cwd: opts.cwd,
     signal,
     emit,
-    systemPrompt: opts.systemPrompt,
+    systemPrompt,
     tools: tools.specs(),
     state: { thresholdFailed: false, overflowRetried: false },
   };
@@ -132,7 +143,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
 
     const response = await streamWithRetry(
       opts,
-      { messages, tools: tools.specs(), systemPrompt: opts.systemPrompt, signal },
+      { messages, tools: tools.specs(), systemPrompt, signal },
       turn,
     );
     if (response.error?.kind === 'context_overflow' && !signal.aborted) {

@@ -26,6 +26,19 @@ export interface RunnerOptions extends TurnPolicy {
   compaction?: CompactionConfig;
   /** The loop guard's thresholds (default: warn at 3 repeats, stop at 6). */
   loopGuard?: LoopGuardSettings;
+  /**
+   * Called as each run (and each manual compaction) begins: what the extensions add to the system
+   * prompt for this run (context files, skills), re-read every time, and the moment to start what
+   * the run needs (MCP servers). Its warnings become warning events of the run. It must not throw;
+   * if it does, the run goes on without the extra context and says why.
+   */
+  prepareRun?: (ctx: { signal: AbortSignal }) => Promise<RunPreparation>;
+}
+
+export interface RunPreparation {
+  /** Appended to the system prompt, after a blank line ('' for nothing). */
+  systemContext: string;
+  warnings: string[];
 }
 
 export interface RunResult extends RunOutcome {
@@ -157,7 +170,7 @@ export class SessionRunner {
         cwd,
         signal: controller.signal,
         emit,
-        systemPrompt: this.systemPrompt(),
+        systemPrompt: await this.preparedSystemPrompt(controller.signal, (message) => emit({ type: 'warning', message })),
         tools: tools.specs(),
       });
     } finally {
@@ -166,8 +179,19 @@ export class SessionRunner {
     }
   }
 
-  private systemPrompt(): string {
-    return this.opts.systemPrompt ?? buildSystemPrompt({ cwd: this.opts.cwd, tools: this.opts.tools.specs() });
+  /** The run's system prompt: the base (given, or built from the tools now on) and the extensions' context, computed once per run. */
+  private async preparedSystemPrompt(signal: AbortSignal, warn: (message: string) => void): Promise<string> {
+    let prepared: RunPreparation = { systemContext: '', warnings: [] };
+    if (this.opts.prepareRun) {
+      try {
+        prepared = await this.opts.prepareRun({ signal });
+      } catch (err) {
+        prepared.warnings.push(`preparing the run failed, so it goes on without the extensions' context: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+    for (const message of prepared.warnings) warn(message);
+    const base = this.opts.systemPrompt ?? buildSystemPrompt({ cwd: this.opts.cwd, tools: this.opts.tools.specs() });
+    return prepared.systemContext ? `${base}\n\n${prepared.systemContext}` : base;
   }
 
   private send(kind: QueueItem['kind'], text: string): QueueItem {
@@ -218,7 +242,11 @@ export class SessionRunner {
         cwd,
         prompt,
         maxTurns: this.opts.maxTurns,
-        systemPrompt: this.systemPrompt(),
+        systemPrompt: this.opts.systemPrompt ?? '',
+        prepare: async (runSignal) => {
+          const warnings: string[] = [];
+          return { systemPrompt: await this.preparedSystemPrompt(runSignal, (m) => warnings.push(m)), warnings };
+        },
         signal: controller.signal,
         emit,
         runId,

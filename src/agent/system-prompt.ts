@@ -1,9 +1,15 @@
-// The system prompt: small on purpose. It states the tools, the workspace and how
-// truncated output continues; project instructions come from extensions later.
+// The system prompt: small on purpose. It states the tools, the workspace and how truncated
+// output continues. The extensions' sections (context files, skills) are appended by the app
+// layer at each run. Tools from elsewhere (MCP servers) are named by their server only: their
+// definitions reach the model anyway, and repeating them here would double their cost.
 import type { ToolSpec } from '../core/types.js';
 
 export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[]; date?: Date }): string {
-  const tools = opts.tools.map((t) => `- ${t.name}: ${t.description}`).join('\n');
+  const own = opts.tools.filter((t) => !t.source);
+  const bySource = new Map<string, number>();
+  for (const t of opts.tools) if (t.source) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
+  const tools = own.map((t) => `- ${t.name}: ${t.description}`).join('\n');
+  const external = [...bySource].map(([source, n]) => `- ${n} tool${n === 1 ? '' : 's'} from ${source.replace(/^mcp:/, 'the MCP server ')} (named ${source.replace(/^mcp:/, '')}__TOOL)`);
   const date = (opts.date ?? new Date()).toISOString().slice(0, 10);
   return [
     'You are mini-agent, a careful coding assistant working in a local workspace.',
@@ -11,12 +17,15 @@ export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[
     `Today: ${date}.`,
     '',
     'Tools:',
-    tools || '(none)',
+    tools || (external.length ? '' : '(none)'),
+    ...external,
     '',
     'Guidelines:',
     '- Read before you write; do not guess file contents.',
     '- Tool output may be truncated; its last line then says how to continue (for read_file, make the next call exactly as its notice gives it).',
     '- A tool error tells you what went wrong: fix the call rather than repeating it.',
     '- When the task is done, answer briefly and say what you changed.',
-  ].join('\n');
+  ]
+    .filter((line, i, all) => !(line === '' && all[i - 1] === 'Tools:'))
+    .join('\n');
 }

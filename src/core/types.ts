@@ -33,6 +33,8 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** Where a tool that is not built in comes from (`mcp:SERVER`); never sent to the provider. */
+  source?: string;
 }
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;

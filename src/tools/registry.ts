@@ -36,6 +36,13 @@ export interface RegistryOptions {
   hooks?: readonly ToolHooks[];
   /** Let calls of `execute` tools (bash) run beside other calls; by default each runs alone. */
   parallelExecute?: boolean;
+  /** Folders outside the workspace that read tools may read (never write): the user's skills. */
+  readOnlyPaths?: readonly string[];
+  /**
+   * Tools that come and go (MCP servers start, stop and change their lists): asked afresh each
+   * time, after the fixed tools. A name already taken by a fixed tool is ignored.
+   */
+  dynamicTools?: () => readonly ToolDefinition[];
 }
 
 /** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
@@ -56,7 +63,8 @@ type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Itera
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
-  private readonly validators = new Map<string, Validator>();
+  /** By definition, not by name: a dynamic tool may come back with another schema. */
+  private readonly validators = new WeakMap<ToolDefinition, Validator | null>();
   private readonly limits: TruncateLimits;
 
   constructor(
@@ -73,29 +81,39 @@ export class ToolRegistry {
   }
 
   get(name: string): ToolDefinition | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.dynamic().find((t) => t.name === name);
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return this.all().map((t) => t.name);
   }
 
   riskOf(name: string): ToolRisk | undefined {
-    return this.tools.get(name)?.risk;
+    return this.get(name)?.risk;
+  }
+
+  /** Every tool now: the fixed ones, then the dynamic ones. */
+  all(): ToolDefinition[] {
+    return [...this.tools.values(), ...this.dynamic()];
   }
 
   /** The tools as the model sees them. */
   specs(): ToolSpec[] {
-    return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> }));
+    return this.all().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown>, ...(t.source ? { source: t.source } : {}) }));
+  }
+
+  private dynamic(): ToolDefinition[] {
+    const extra = this.options.dynamicTools?.() ?? [];
+    return extra.length === 0 ? [] : extra.filter((t) => !this.tools.has(t.name));
   }
 
   /** What a call touches (see CallAccess). A call that will fail early (unknown tool, a path outside) touches nothing. */
   access(call: ToolCall, cwd: string): CallAccess {
-    const tool = this.tools.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) return { kind: 'read', paths: [] };
     if (tool.risk === 'execute') return this.options.parallelExecute ? { kind: 'read', paths: [] } : { kind: 'exclusive', paths: [] };
     const kind = tool.risk === 'write' ? 'write' : 'read';
-    const boundary = { cwd, allowedPaths: this.options.allowedPaths };
+    const boundary = { cwd, allowedPaths: this.options.allowedPaths, readOnlyPaths: this.options.readOnlyPaths };
     try {
       const paths = tool.paths ? tool.paths(call.arguments as never, boundary) : [resolveForRead(boundary, '.')];
       return { kind, paths: paths.filter((p) => typeof p === 'string') };
@@ -106,7 +124,7 @@ export class ToolRegistry {
 
   /** Runs one call. Never throws: every failure is an isError result. */
   async execute(call: ToolCall, ctx: ExecuteContext): Promise<ToolResult> {
-    const tool = this.tools.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) {
       const known = this.names().join(', ') || 'none';
       return errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`, { reason: 'unknown_tool' });
@@ -125,7 +143,7 @@ export class ToolRegistry {
       });
     }
     if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
-    const toolCtx: ToolContext = { cwd: ctx.cwd, allowedPaths: this.options.allowedPaths, signal: ctx.signal, toolCallId: call.id };
+    const toolCtx: ToolContext = { cwd: ctx.cwd, allowedPaths: this.options.allowedPaths, readOnlyPaths: this.options.readOnlyPaths, signal: ctx.signal, toolCallId: call.id };
     let args = call.arguments;
     let rewrittenBy: string[] = [];
     if (this.options.hooks?.length) {
@@ -194,12 +212,17 @@ export class ToolRegistry {
   }
 
   private validate(tool: ToolDefinition, args: unknown): string | undefined {
-    let validator = this.validators.get(tool.name);
-    if (!validator) {
-      validator = Compile(tool.parameters as never) as unknown as Validator;
-      this.validators.set(tool.name, validator);
+    let validator = this.validators.get(tool);
+    if (validator === undefined) {
+      try {
+        validator = Compile(tool.parameters as never) as unknown as Validator;
+      } catch {
+        // A schema from elsewhere (an MCP server) that TypeBox cannot compile: the tool checks its own arguments.
+        validator = null;
+      }
+      this.validators.set(tool, validator);
     }
-    if (validator.Check(args)) return undefined;
+    if (validator === null || validator.Check(args)) return undefined;
     const lines = new Set<string>();
     for (const e of validator.Errors(args)) {
       if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error

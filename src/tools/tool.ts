@@ -9,6 +9,8 @@ export interface ToolContext {
   cwd: string;
   /** Folders outside the workspace that the user allowed (`--allow-path DIR`). */
   allowedPaths?: readonly string[];
+  /** Folders outside the workspace that may be read, never written (the user's skills). */
+  readOnlyPaths?: readonly string[];
   /** Aborted when the user stops the run; long work must watch it. */
   signal: AbortSignal;
   toolCallId: string;
@@ -26,13 +28,15 @@ export interface ToolDefinition<Args = any> {
   /** JSON Schema of the arguments (written with TypeBox); validated before execute is called. */
   parameters: object;
   risk: ToolRisk;
+  /** Where the tool comes from when it is not built in, e.g. `mcp:SERVER` (the system prompt lists such tools by source). */
+  source?: string;
   /**
    * The real paths a call reads or changes (resolved through the workspace boundary; may throw
    * a ToolError for a path outside it), for the loop's scheduler: a call that changes a path
    * waits for earlier calls on that path, and calls on other paths run meanwhile. Absent: a read
    * tool is taken to read the workspace root, a write tool to change it.
    */
-  paths?(args: Args, ctx: { cwd: string; allowedPaths?: readonly string[] }): string[];
+  paths?(args: Args, ctx: { cwd: string; allowedPaths?: readonly string[]; readOnlyPaths?: readonly string[] }): string[];
   /** Truncates its own output (with a continuation hint), so the registry leaves it alone below the hard cap. */
   selfTruncating?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;

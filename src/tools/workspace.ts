@@ -13,6 +13,8 @@ export interface Boundary {
   cwd: string;
   /** Absolute folders outside the workspace that tools may also use (`--allow-path DIR`). */
   allowedPaths?: readonly string[];
+  /** Absolute folders outside the workspace that may be read but never written (the user's skills). */
+  readOnlyPaths?: readonly string[];
 }
 
 export function inside(root: string, p: string): boolean {
@@ -21,8 +23,8 @@ export function inside(root: string, p: string): boolean {
 }
 
 /** The roots as given and as realpath resolves them (a root that does not exist is skipped). */
-function roots(b: Boundary): { lexical: string[]; real: string[] } {
-  const given = [b.cwd, ...(b.allowedPaths ?? [])].map((p) => resolve(p));
+function roots(b: Boundary, forWrite: boolean): { lexical: string[]; real: string[] } {
+  const given = [b.cwd, ...(b.allowedPaths ?? []), ...(forWrite ? [] : (b.readOnlyPaths ?? []))].map((p) => resolve(p));
   const real: string[] = [];
   for (const p of given) {
     try {
@@ -50,10 +52,10 @@ function realOr(p: string): string {
 }
 
 /** Checks the path as written: relative to the workspace, or absolute inside a root. */
-function lexical(b: Boundary, input: string): { abs: string; real: string[] } {
+function lexical(b: Boundary, input: string, forWrite = false): { abs: string; real: string[] } {
   if (typeof input !== 'string' || input.trim() === '') throw new ToolError('path must be a non-empty string');
   if (input.includes('\0')) throw new ToolError('path must not contain NUL bytes');
-  const r = roots(b);
+  const r = roots(b, forWrite);
   const abs = resolve(b.cwd, input);
   if (!r.lexical.some((root) => inside(root, abs))) throw outside(input, b);
   return { abs, real: r.real };
@@ -84,7 +86,7 @@ export function resolveForRead(b: Boundary, input: string): string {
  */
 export function resolveForWrite(b: Boundary, input: string): string {
   if (typeof input === 'string' && /[/\\]$/.test(input)) throw new ToolError(`path "${input}" names a folder; give a file path`);
-  const { abs, real: realRoots } = lexical(b, input);
+  const { abs, real: realRoots } = lexical(b, input, true);
   const missing: string[] = [];
   let cur = abs;
   for (;;) {
