@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, mergeLayers, redact, resolveConfig, UnknownProviderError } from '../src/app/config.js';
+import { loadConfig, mergeLayers, resolveConfig, UnknownProviderError } from '../src/app/config.js';
+import { redact } from '../src/app/config-show.js';
 import { UsageError } from '../src/core/types.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 

@@ -3,7 +3,8 @@
 // loop stops, and it builds no model, tool or session itself.
 import { closeSync, writeSync } from 'node:fs';
 import { createAgent } from '../app/agent.js';
-import { loadConfig, showConfig, type EffectiveConfig } from '../app/config.js';
+import { loadConfig, type EffectiveConfig } from '../app/config.js';
+import { showConfig } from '../app/config-show.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';

@@ -1,0 +1,52 @@
+// The lines of `--show-config` and `/show-config`: every effective value with its source, API
+// keys redacted. Kept apart from the resolution (config.ts), which it only reads.
+import type { Resolved } from './config.js';
+
+/** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)`. */
+export function redact(secret: string | undefined): string {
+  if (secret === undefined) return '(not set)';
+  if (secret === '') return '(empty)';
+  return `${secret.slice(0, Math.min(4, Math.floor(secret.length / 4)))}…(redacted, ${secret.length} chars)`;
+}
+
+/** The lines of `--show-config`: every effective value with its source, keys redacted. */
+export function showConfig(resolved: Resolved): Array<{ key: string; value: unknown; source: string }> {
+  const c = resolved.config;
+  const s = resolved.sources;
+  const rows: Array<{ key: string; value: unknown; source: string }> = [
+    { key: 'provider', value: c.provider, source: s.provider },
+    { key: 'model', value: c.model, source: s.model },
+    { key: 'baseUrl', value: c.baseUrl, source: s.baseUrl },
+    { key: 'apiKey', value: redact(c.apiKey), source: s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed') },
+    { key: 'maxTurns', value: c.maxTurns, source: s.maxTurns },
+    { key: 'timeoutMs', value: c.timeoutMs, source: s.timeoutMs },
+    { key: 'idleTimeoutMs', value: c.idleTimeoutMs, source: s.idleTimeoutMs },
+    { key: 'retry.maxRetries', value: c.retry.maxRetries, source: s['retry.maxRetries'] },
+    { key: 'retry.baseDelayMs', value: c.retry.baseDelayMs, source: s['retry.baseDelayMs'] },
+    { key: 'retry.maxDelayMs', value: c.retry.maxDelayMs, source: s['retry.maxDelayMs'] },
+    { key: 'contextWindow', value: c.contextWindow, source: s.contextWindow },
+    { key: 'compaction.enabled', value: c.compaction.enabled, source: s['compaction.enabled'] },
+    { key: 'compaction.reserveTokens', value: c.compaction.reserveTokens, source: s['compaction.reserveTokens'] },
+    { key: 'compaction.keepRecentTokens', value: c.compaction.keepRecentTokens, source: s['compaction.keepRecentTokens'] },
+    { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
+    { key: 'bash.timeoutSeconds', value: c.bash.timeoutSeconds, source: s['bash.timeoutSeconds'] },
+    { key: 'bash.maxTimeoutSeconds', value: c.bash.maxTimeoutSeconds, source: s['bash.maxTimeoutSeconds'] },
+    { key: 'bash.envAllowlist', value: c.bash.envAllowlist.join(', ') || '(none)', source: 'all config files' },
+    { key: 'bash.parallel', value: c.bash.parallel, source: s['bash.parallel'] },
+    ...(['allow', 'ask', 'deny'] as const).map((level) => ({
+      key: `permissions.${level}`,
+      value: c.permissions[level].map((r) => r.text).join(', ') || '(none)',
+      source: [...new Set(c.permissions[level].map((r) => r.source))].join('; ') || 'none set',
+    })),
+    { key: 'approve', value: c.approveAll ? 'every ask (--yes)' : c.approvals.map((r) => r.text).join(', ') || '(none)', source: c.approveAll ? 'flag --yes' : c.approvals.length ? 'flag --approve' : 'none set' },
+    { key: 'hooks', value: c.hooks.map((h) => h.path).join(', ') || '(none)', source: [...new Set(c.hooks.map((h) => h.source))].join('; ') || 'none set' },
+    { key: 'allowPaths', value: c.allowPaths.join(', ') || '(none)', source: 'config files and --allow-path' },
+    { key: 'tools', value: c.tools ? c.tools.join(', ') : '(all)', source: s.tools ?? (c.tools ? 'config' : 'default') },
+    { key: 'loopGuard.warnAfter', value: c.loopGuard.warnAfter, source: s['loopGuard.warnAfter'] ?? 'default' },
+    { key: 'loopGuard.stopAfter', value: c.loopGuard.stopAfter, source: s['loopGuard.stopAfter'] ?? 'default' },
+  ];
+  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
+    rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });
+  }
+  return rows;
+}
