@@ -56,6 +56,8 @@ export async function bundleFromSrc({ root, work, name, contents }) {
     format: 'esm',
     target: 'node20',
     logLevel: 'silent',
+    // CommonJS dependencies (yaml) require Node's built-ins: give the bundle a real require.
+    banner: { js: "import { createRequire as __bench_cr } from 'node:module'; const require = __bench_cr(import.meta.url);" },
   });
   return outfile;
 }

@@ -154,6 +154,12 @@ for (const count of [10_000, 100_000]) {
   await conversationBenchmarks({ root, work, report });
 }
 
+// ---- 10. Extensions: MCP, context files, skills (issue 12) ----
+{
+  const { extensionBenchmarks } = await import('./extensions.mjs');
+  await extensionBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

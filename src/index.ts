@@ -44,3 +44,6 @@ export { PROVIDERS, modelInfo, computeCost, type AdapterConfig, type Pricing } f
 export { decideRetry, DEFAULT_RETRY, type RetryPolicy } from './agent/retry.js';
 export { sessionsDir, agentHome } from './session/paths.js';
 export type { PromptTemplate } from './extensions/prompt-templates.js';
+export type { Skill } from './extensions/skills.js';
+export type { McpServerStatus, McpServerState, McpToolInfo } from './extensions/mcp-client.js';
+export type { McpServerSpec } from './extensions/mcp-config.js';

@@ -102,7 +102,7 @@ describe('hooks from the config, and trust', () => {
     const { cwd, home, script } = workspace();
     const t = await runCli(['trust'], { cwd, home });
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^trusted .*: the hooks in its \.mini-agent\/config\.json will run/);
+    expect(t.stdout).toMatch(/^trusted .*: the hooks and MCP servers in its \.mini-agent\/config\.json will run/);
     expect((await runCli(['trust'], { cwd, home })).stdout).toMatch(/was already trusted/);
     const r = await runCli(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
     expect(r.stderr).not.toMatch(/not trusted/);

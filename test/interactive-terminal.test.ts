@@ -285,6 +285,28 @@ describe('prompt templates', () => {
   });
 });
 
+describe('skills and context files', () => {
+  it('/skill:name args inlines the skill; /help lists skills; /status shows the context files with their sizes', async (ctx) => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.mini-agent', 'skills', 'release'), { recursive: true });
+    writeFileSync(join(cwd, '.mini-agent', 'skills', 'release', 'SKILL.md'), '---\nname: release\ndescription: Cut a release\n---\nRELEASE STEPS: tag and push.\n');
+    writeFileSync(join(cwd, 'AGENTS.md'), 'Use tabs.\n');
+    const { t } = start(ctx, [{ text: 'released' }], [], { cwd });
+    await t.waitFor(READY);
+    t.type('/help');
+    t.keys('Enter');
+    await t.waitFor(/Skills\n\s+\/skill:release ARGS\s+Cut a release \(workspace\)/, { history: true });
+    t.type('/status');
+    t.keys('Enter');
+    await t.waitFor(/context file \(workspace\): \S*AGENTS\.md \(10 bytes, ~\d+ tokens\)/, { history: true });
+    t.type('/skill:release v2');
+    t.keys('Enter');
+    await t.waitFor(/\(skill release\)[\s\S]*released[\s\S]*scripted\/script · ↑/);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users[0].message.content[0].text).toMatch(/^<skill name="release"[^]*RELEASE STEPS: tag and push\.[^]*v2$/);
+  });
+});
+
 describe('screen snapshots', () => {
   it('Markdown, tool lines and the status line, as plain text', async (ctx) => {
     const answer = '# Result\n\nThe **tests** pass; *two* files changed:\n\n1. `src/a.ts`\n2. `src/b.ts`\n\n> note: run `npm test` again\n\n```js\nconst ok = true;\n```\n\n| file | lines |\n|---|--:|\n| a.ts | 12 |\n| b.ts | 3 |\n';

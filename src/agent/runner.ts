@@ -32,7 +32,7 @@ export interface RunnerOptions extends TurnPolicy {
    * the run needs (MCP servers). Its warnings become warning events of the run. It must not throw;
    * if it does, the run goes on without the extra context and says why.
    */
-  prepareRun?: (ctx: { signal: AbortSignal }) => Promise<RunPreparation>;
+  prepareRun?: (ctx: { signal: AbortSignal; purpose: 'run' | 'compaction' }) => Promise<RunPreparation>;
 }
 
 export interface RunPreparation {
@@ -170,7 +170,7 @@ export class SessionRunner {
         cwd,
         signal: controller.signal,
         emit,
-        systemPrompt: await this.preparedSystemPrompt(controller.signal, (message) => emit({ type: 'warning', message })),
+        systemPrompt: await this.preparedSystemPrompt(controller.signal, 'compaction', (message) => emit({ type: 'warning', message })),
         tools: tools.specs(),
       });
     } finally {
@@ -180,11 +180,11 @@ export class SessionRunner {
   }
 
   /** The run's system prompt: the base (given, or built from the tools now on) and the extensions' context, computed once per run. */
-  private async preparedSystemPrompt(signal: AbortSignal, warn: (message: string) => void): Promise<string> {
+  private async preparedSystemPrompt(signal: AbortSignal, purpose: 'run' | 'compaction', warn: (message: string) => void): Promise<string> {
     let prepared: RunPreparation = { systemContext: '', warnings: [] };
     if (this.opts.prepareRun) {
       try {
-        prepared = await this.opts.prepareRun({ signal });
+        prepared = await this.opts.prepareRun({ signal, purpose });
       } catch (err) {
         prepared.warnings.push(`preparing the run failed, so it goes on without the extensions' context: ${(err as Error)?.message ?? String(err)}`);
       }
@@ -245,7 +245,7 @@ export class SessionRunner {
         systemPrompt: this.opts.systemPrompt ?? '',
         prepare: async (runSignal) => {
           const warnings: string[] = [];
-          return { systemPrompt: await this.preparedSystemPrompt(runSignal, (m) => warnings.push(m)), warnings };
+          return { systemPrompt: await this.preparedSystemPrompt(runSignal, 'run', (m) => warnings.push(m)), warnings };
         },
         signal: controller.signal,
         emit,

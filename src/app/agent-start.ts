@@ -70,6 +70,8 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     approve: o.approve,
     tools: o.enabledTools,
     bashTimeout: o.bashTimeout,
+    mcpConfig: o.mcpConfig,
+    contextFiles: o.contextFiles,
   };
   try {
     return loadConfig(cwd, env, flags);

@@ -7,11 +7,14 @@ import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import { projectMessages } from '../session/projector.js';
+import { lastContextTokens } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { compactionSettings, modelSummarizer, type CompactionConfig } from '../agent/compactor.js';
 import { SessionRunner, type RunResult } from '../agent/runner.js';
 import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
-import { expandTemplate, findTemplateCall, loadPromptTemplates, type PromptTemplate } from '../extensions/prompt-templates.js';
+import type { McpServerStatus } from '../extensions/mcp-client.js';
+import type { PromptTemplate } from '../extensions/prompt-templates.js';
+import type { Skill } from '../extensions/skills.js';
 import { isTrusted } from '../extensions/trust.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
@@ -23,6 +26,7 @@ import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { sessionHandle, type HandleHost } from './session-handle.js';
+import { AgentExtensions } from './extensions.js';
 import { createToolRegistry } from './tools.js';
 import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
 
@@ -33,15 +37,17 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
   const resolved = resolveFor(options, cwd, env);
-  const hooks = await loadHooks(resolved.config.hooks, { trusted: options.trustWorkspace === true || isTrusted(cwd, env), cwd });
+  const trusted = options.trustWorkspace === true || isTrusted(cwd, env);
+  const hooks = await loadHooks(resolved.config.hooks, { trusted, cwd });
   const started = await startModelAndSession(options, cwd, env, resolved);
-  return new AgentImpl(options, cwd, env, started.resolved, started.model, started.opened, hooks);
+  // MCP servers are only described here; they start when a run begins (never for commands that run no model).
+  const extensions = new AgentExtensions({ cwd, env, config: started.resolved.config, trusted });
+  return new AgentImpl(options, cwd, env, started.resolved, started.model, started.opened, hooks, extensions);
 }
 
 class AgentImpl implements Agent {
   readonly notes: string[];
   readonly warnings: readonly string[];
-  readonly promptTemplates: readonly PromptTemplate[];
   private readonly listeners = new Set<EventListener>();
   readonly listenerErrors: unknown[] = [];
   private readonly tools;
@@ -61,12 +67,11 @@ class AgentImpl implements Agent {
     private modelAdapter: ModelAdapter,
     opened: OpenedSession,
     private readonly loaded: LoadedHooks,
+    private readonly extensions: AgentExtensions,
   ) {
     this.opened = opened;
     this.notes = [...opened.notes];
-    const templates = loadPromptTemplates({ cwd, env });
-    this.promptTemplates = templates.templates;
-    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...templates.warnings];
+    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings];
     this.tools = this.createTools();
     this.attach();
   }
@@ -81,6 +86,10 @@ class AgentImpl implements Agent {
       extraTools: o.extraTools,
       enabled: c.tools,
       allowedPaths: c.allowPaths,
+      readOnlyPaths: this.extensions.readOnlyPaths,
+      dynamicTools: () => this.extensions.tools(),
+      dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
+      resultNote: (_call, access) => this.extensions.resultNote(access),
       parallelExecute: c.bash.parallel,
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash,
@@ -201,9 +210,38 @@ class AgentImpl implements Agent {
     };
   }
 
+  get promptTemplates(): readonly PromptTemplate[] {
+    return this.extensions.promptTemplates;
+  }
+
+  get skills(): readonly Skill[] {
+    return this.extensions.skills;
+  }
+
   expandPromptTemplate(text: string): { name: string; text: string } | undefined {
-    const call = findTemplateCall(text, this.promptTemplates);
-    return call && { name: call.template.name, text: expandTemplate(call.template.body, call.args) };
+    return this.extensions.expandPromptTemplate(text);
+  }
+
+  expandSkill(text: string): { name: string; text: string } | undefined {
+    return this.extensions.expandSkill(text);
+  }
+
+  skillPrompt(name: string, prompt: string): string {
+    const text = this.extensions.skillPrompt(name, prompt);
+    if (text === undefined) {
+      const known = this.skills.map((s) => s.name).join(', ') || 'none: add .mini-agent/skills/NAME/SKILL.md';
+      throw new AgentError('invalid_argument', `no skill named "${name}" (skills: ${known})`);
+    }
+    return text;
+  }
+
+  mcpServers(): McpServerStatus[] {
+    return this.extensions.mcpStatus();
+  }
+
+  startMcpServers(): Promise<string[]> {
+    this.check();
+    return this.extensions.startAllServers();
   }
 
   showConfig(): Array<{ key: string; value: unknown; source: string }> {
@@ -211,7 +249,7 @@ class AgentImpl implements Agent {
     // The model in use wins over the configured one: a --script run, or one changed by setModel.
     const { provider, id } = this.model;
     const configured = this.resolved.config;
-    const rows = showConfig(this.resolved);
+    const rows = [...showConfig(this.resolved), ...this.extensions.rows()];
     if (provider === configured.provider && id === configured.model) return rows;
     const source = this.options.script ? 'flag --script' : this.options.modelAdapter ? 'SDK modelAdapter' : 'setModel or the session';
     return rows.map((r) => (r.key === 'provider' ? { ...r, value: provider, source } : r.key === 'model' ? { ...r, value: id, source } : r));
@@ -246,6 +284,7 @@ class AgentImpl implements Agent {
     }
     this.closed = true;
     this.release(this.opened);
+    await this.extensions.close();
   }
 
   // ---- internals ----
@@ -287,6 +326,7 @@ class AgentImpl implements Agent {
       systemPrompt: this.options.systemPrompt,
       compaction: this.compactionConfig(),
       loopGuard: c.loopGuard,
+      prepareRun: ({ signal, purpose }) => this.extensions.prepareRun({ signal, purpose, messages: () => projectMessages(this.store.activePath()) }),
     });
     const listeners = [...this.loaded.listeners, ...(this.options.hooks?.onEvent ? [this.options.hooks.onEvent] : [])];
     this.runner.subscribe((event) => {
@@ -348,17 +388,4 @@ class AgentImpl implements Agent {
     opened.store.close();
     opened.lock?.release();
   }
-}
-
-/** The context size at the last response on the active path: its input (incl. cache) and output tokens. */
-function lastContextTokens(store: SessionStore): number | null {
-  const path = store.activePath();
-  for (let i = path.length - 1; i >= 0; i--) {
-    const e = path[i];
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
-    const u = e.message.usage;
-    const total = u.input + u.cacheRead + u.cacheWrite + u.output;
-    if (total > 0) return total;
-  }
-  return null;
 }

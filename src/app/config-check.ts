@@ -21,6 +21,8 @@ const TOP_LEVEL = [
   'allowPaths',
   'tools',
   'loopGuard',
+  'mcpServers',
+  'contextFiles',
 ];
 
 export function checkConfig(data: unknown, file: string): void {
@@ -60,6 +62,9 @@ export function checkConfig(data: unknown, file: string): void {
   object('bash', { timeoutSeconds: wholeAtLeast(1), maxTimeoutSeconds: wholeAtLeast(1), envAllowlist: strings, parallel: bool });
   object('permissions', { allow: rules, ask: rules, deny: rules });
   object('loopGuard', { warnAfter: wholeAtLeast(2), stopAfter: wholeAtLeast(2) });
+  object('contextFiles', { enabled: bool, maxBytes: wholeAtLeast(1024) });
+  // Each server's shape is checked where it is parsed (extensions/mcp-config.ts), with the same kind of message.
+  if (d.mcpServers !== undefined && !isPlainObject(d.mcpServers)) fail('mcpServers', 'must be an object of server name → {command, args, env} or {url, headers}');
   for (const k of ['hooks', 'allowPaths', 'tools']) if (d[k] !== undefined) strings(d[k], k);
   if (d.models !== undefined) {
     if (!isPlainObject(d.models)) fail('models', 'must be an object of model id → settings');

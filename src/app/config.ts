@@ -8,6 +8,8 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import { checkConfig } from './config-check.js';
+import { extensionSettings } from './config-extensions.js';
+import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
@@ -47,6 +49,10 @@ export interface ConfigFile {
   /** The tools that are on (default: all built-in tools). */
   tools?: string[];
   loopGuard?: { warnAfter?: number; stopAfter?: number };
+  /** MCP servers, in the block other agents use: NAME → {command, args, env} or {url, headers}. */
+  mcpServers?: Record<string, unknown>;
+  /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
+  contextFiles?: { enabled?: boolean; maxBytes?: number };
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -87,6 +93,9 @@ export interface EffectiveConfig {
   /** The tools that are on, or null for all. */
   tools: string[] | null;
   loopGuard: LoopGuardSettings;
+  /** MCP servers of every config layer, each with its scope (a project's start only in a trusted workspace). */
+  mcpServers: McpServerSpec[];
+  contextFiles: { enabled: boolean; maxBytes: number };
 }
 
 export interface Resolved {
@@ -118,6 +127,10 @@ export interface ConfigFlags {
   tools?: string[];
   /** --bash-timeout SECONDS. */
   bashTimeout?: number;
+  /** --mcp-config FILE (repeatable). */
+  mcpConfig?: string[];
+  /** false: --no-context-files. */
+  contextFiles?: boolean;
 }
 
 export interface ConfigInputs {
@@ -221,6 +234,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     ...toolSettings(inputs, v, sources),
+    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, contextFiles: flags.contextFiles }, sources),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);

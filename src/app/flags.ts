@@ -28,6 +28,8 @@ export const AGENT_FLAGS = {
   tools: { type: 'string' },
   'bash-timeout': { type: 'string' },
   'trust-workspace': { type: 'boolean', default: false },
+  'no-context-files': { type: 'boolean', default: false },
+  'mcp-config': { type: 'string', multiple: true },
 } as const;
 
 /** Help lines for the shared flags, by section. */
@@ -57,7 +59,10 @@ export const AGENT_FLAGS_HELP = {
   -y, --yes           approve every call the policy would ask about (deny rules still hold)
   --approve RULE      approve the calls RULE covers (repeatable), e.g. --approve 'bash(npm test)'
   --bash-timeout S    bash's default timeout in seconds (default 120)
-  --trust-workspace   load this workspace's own hooks (.mini-agent/config.json) for this run`,
+  --trust-workspace   load this workspace's own hooks and MCP servers (.mini-agent/config.json) for this run`,
+  extensions: `Extensions:
+  --no-context-files  leave AGENTS.md / CLAUDE.md out of the system prompt
+  --mcp-config FILE   add the MCP servers of FILE ({"mcpServers": {...}}, as other agents write it; repeatable)`,
 };
 
 /** What the shared flags say, as agent options. */
@@ -79,6 +84,9 @@ export interface AgentFlags {
   enabledTools?: string[];
   bashTimeout?: number;
   trustWorkspace?: boolean;
+  /** false: --no-context-files. */
+  contextFiles?: boolean;
+  mcpConfig?: string[];
   session: SessionChoice;
   branch?: string;
   fork?: string;
@@ -123,6 +131,7 @@ export function agentFlagsFrom(v: Values): AgentFlags {
   }
   for (const p of v['allow-path'] ?? []) if (p.trim() === '') throw new UsageError('--allow-path needs a folder');
   for (const r of v.approve ?? []) if (r.trim() === '') throw new UsageError("--approve needs a rule, e.g. --approve 'bash(npm test)'");
+  for (const f of v['mcp-config'] ?? []) if (f.trim() === '') throw new UsageError('--mcp-config needs a file');
   const session: SessionChoice = v['no-session']
     ? 'memory'
     : v.session !== undefined
@@ -149,6 +158,8 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     ...(enabledTools ? { enabledTools } : {}),
     ...(bashTimeout !== undefined ? { bashTimeout } : {}),
     ...(v['trust-workspace'] ? { trustWorkspace: true } : {}),
+    ...(v['no-context-files'] ? { contextFiles: false } : {}),
+    ...(v['mcp-config']?.length ? { mcpConfig: v['mcp-config'] } : {}),
     session,
     branch: v.branch,
     fork: v.fork,

@@ -7,7 +7,7 @@ import { createFindTool } from '../tools/find.js';
 import { createGrepTool } from '../tools/grep.js';
 import { createListDirTool } from '../tools/list-dir.js';
 import { createReadFileTool } from '../tools/read-file.js';
-import { ToolRegistry, type PermissionCheck, type ToolHooks } from '../tools/registry.js';
+import { ToolRegistry, type PermissionCheck, type RegistryOptions, type ToolHooks } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { createWriteFileTool } from '../tools/write-file.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
@@ -58,16 +58,31 @@ export interface ToolOptions extends BuiltinToolOptions {
   allowedPaths?: readonly string[];
   /** bash may run beside other calls (config bash.parallel). */
   parallelExecute?: boolean;
+  readOnlyPaths?: readonly string[];
+  /** Tools that come and go (MCP), asked afresh by the registry. */
+  dynamicTools?: () => readonly ToolDefinition[];
+  /** Names in `enabled` that start with one of these belong to dynamic tools (`server__tool`, `server__*`): not unknown. */
+  dynamicPrefixes?: readonly string[];
+  resultNote?: RegistryOptions['resultNote'];
 }
 
 export function createToolRegistry(opts: ToolOptions): ToolRegistry {
   let tools = [...(opts.tools ?? builtinTools(opts)), ...(opts.extraTools ?? [])];
   if (opts.enabled) {
     const known = new Set(tools.map((t) => t.name));
-    const unknown = opts.enabled.filter((n) => !known.has(n));
+    const dynamic = opts.dynamicPrefixes ?? [];
+    const unknown = opts.enabled.filter((n) => !known.has(n) && !dynamic.some((p) => n.startsWith(p)));
     if (unknown.length > 0) throw new UsageError(`unknown tool${unknown.length > 1 ? 's' : ''} in the tool list: ${unknown.join(', ')} (the tools are ${[...known].join(', ')})`);
     const on = new Set(opts.enabled);
     tools = tools.filter((t) => on.has(t.name));
   }
-  return new ToolRegistry(tools, { permission: opts.permission, hooks: opts.hooks, allowedPaths: opts.allowedPaths, parallelExecute: opts.parallelExecute });
+  return new ToolRegistry(tools, {
+    permission: opts.permission,
+    hooks: opts.hooks,
+    allowedPaths: opts.allowedPaths,
+    readOnlyPaths: opts.readOnlyPaths,
+    parallelExecute: opts.parallelExecute,
+    dynamicTools: opts.dynamicTools,
+    resultNote: opts.resultNote,
+  });
 }

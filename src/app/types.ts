@@ -1,6 +1,8 @@
 // The public face of the application layer: what createAgent takes and what it gives. Fully
 // typed, documented in the README; everything here is a contract for SDK users.
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
+import type { McpServerStatus } from '../extensions/mcp-client.js';
+import type { Skill } from '../extensions/skills.js';
 import type { EventListener, SessionStats } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -64,8 +66,12 @@ export interface CreateAgentOptions {
   approve?: string[];
   /** bash's default timeout in seconds (`--bash-timeout`). */
   bashTimeout?: number;
-  /** Load the workspace's own hooks (from .mini-agent/config.json) without `mini-agent trust` (`--trust-workspace`). */
+  /** Load the workspace's own hooks and MCP servers (from .mini-agent/config.json) without `mini-agent trust` (`--trust-workspace`). */
   trustWorkspace?: boolean;
+  /** false: leave AGENTS.md / CLAUDE.md out of the system prompt (`--no-context-files`). Default: the config (on). */
+  contextFiles?: boolean;
+  /** Files with more MCP servers (`{"mcpServers": {...}}`, `--mcp-config`); they start like the user's own. */
+  mcpConfig?: string[];
   /**
    * Answers calls that need approval (the policy said "ask"): 'allow', 'deny', or 'always' (allow,
    * and grant the rule for the rest of the session; stored in the session file). Without it, such
@@ -166,6 +172,16 @@ export interface Agent {
   readonly promptTemplates: readonly PromptTemplate[];
   /** `/name args` for a known template: its text with the arguments filled in; undefined for anything else. */
   expandPromptTemplate(text: string): { name: string; text: string } | undefined;
+  /** The skills of the workspace (`.mini-agent/skills/NAME/SKILL.md`) and the user (`$MINI_AGENT_HOME/skills/`), loaded once. */
+  readonly skills: readonly Skill[];
+  /** `/skill:name args` for a known skill: its instructions wrapped for the model, the arguments after them. */
+  expandSkill(text: string): { name: string; text: string } | undefined;
+  /** The skill NAME inlined before `prompt` (`--skill NAME`); throws an AgentError naming the known skills for an unknown one. */
+  skillPrompt(name: string, prompt: string): string;
+  /** The MCP servers and their state and tools (each tool with its estimated token cost). */
+  mcpServers(): McpServerStatus[];
+  /** Starts every MCP server that may start (a run starts those it needs by itself); one line per problem. */
+  startMcpServers(): Promise<string[]>;
   /** The effective configuration, every value with where it came from (API keys redacted), as --show-config prints it. */
   showConfig(): Array<{ key: string; value: unknown; source: string }>;
   /** What the model would see now: the projection of the active path. */

@@ -16,7 +16,8 @@ export const USAGE = `Usage:
   mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent trace FILE              print a readable account of a --trace file
-  mini-agent trust [DIR]             trust a workspace (default: this one): its own hooks may run
+  mini-agent trust [DIR]             trust a workspace (default: this one): its own hooks and MCP servers may run
+  mini-agent mcp list [--json]       start the configured MCP servers, show their status, tools and context cost
   mini-agent eval memory [--rounds N] [--json]      memory-loss probe: compact a long session N times
                                                     (default 3) with the model, print the facts kept
 
@@ -27,6 +28,10 @@ ${AGENT_FLAGS_HELP.model}
   --show-config       print the effective configuration and where each value comes from
 
 ${AGENT_FLAGS_HELP.permissions}
+
+${AGENT_FLAGS_HELP.extensions}
+  --skill NAME        run with the skill NAME's instructions inlined before the prompt (repeatable)
+  A prompt "/NAME args" runs the prompt template NAME (.mini-agent/prompts/NAME.md).
 
 Options:
 ${AGENT_FLAGS_HELP.tools.replace('(default 50)', '(default 50; exit code 3)')}
@@ -56,6 +61,8 @@ export interface RunArgs {
   verbose: boolean;
   /** --branch ENTRY --summarize-left: summarize the branch being left. */
   summarizeLeft: boolean;
+  /** --skill NAME (repeatable): skills inlined before the prompt. */
+  skills: string[];
 }
 
 export type CliArgs =
@@ -70,6 +77,7 @@ export type CliArgs =
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean }
   | { command: 'trust'; dir?: string }
+  | { command: 'mcp-list'; agent: AgentFlags; json: boolean }
   | { command: 'compact'; session?: string; focus?: string; agent: AgentFlags }
   | { command: 'uncompact'; session?: string }
   | { command: 'eval'; suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean };
@@ -94,6 +102,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         focus: { type: 'string' },
         rounds: { type: 'string' },
         'summarize-left': { type: 'boolean', default: false },
+        skill: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -114,6 +123,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub === 'trust') {
     if (rest.length > 1) throw new UsageError('usage: mini-agent trust [DIR]');
     return { command: 'trust', dir: rest[0] };
+  }
+  if (sub === 'mcp') {
+    if (rest.length !== 1 || rest[0] !== 'list') throw new UsageError('usage: mini-agent mcp list [--json]');
+    return { command: 'mcp-list', agent: agentFlagsFrom(v), json: v.json };
   }
   if (sub === 'sessions') {
     if (rest.length !== 0) throw new UsageError('sessions takes no arguments: mini-agent sessions [--all] [--json]');
@@ -155,7 +168,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (v['summarize-left'] && agent.branch === undefined) throw new UsageError('--summarize-left goes with --branch ENTRY');
   if (v.focus !== undefined) throw new UsageError('--focus goes with the compact command: mini-agent compact [SESSION] --focus TEXT');
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
-  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'] };
+  const skills = v.skill ?? [];
+  if (skills.some((s) => s.trim() === '')) throw new UsageError('--skill needs a skill name');
+  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], skills };
 }
 
 /** `eval memory`: the model flags apply; the probe's session lives in memory, so no session flag does. */

@@ -62,6 +62,10 @@ async function dispatch(args: CliArgs): Promise<number> {
       const { trustCommand } = await import('./trust-command.js');
       return trustCommand(args);
     }
+    case 'mcp-list': {
+      const { mcpListCommand } = await import('./mcp-command.js');
+      return mcpListCommand(args);
+    }
     case 'trace': {
       const { traceCommand } = await import('./trace.js');
       return traceCommand(args);
@@ -82,7 +86,7 @@ async function dispatch(args: CliArgs): Promise<number> {
 
 /** `mini-agent` with no prompt, stdin and stdout a terminal, and no flag that means print mode. */
 function wantsConversation(args: Extract<CliArgs, { command: 'run' }>): boolean {
-  return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.agent.branch === undefined && args.agent.fork === undefined;
+  return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.skills.length === 0 && args.agent.branch === undefined && args.agent.fork === undefined;
 }
 
 main(process.argv.slice(2)).then(

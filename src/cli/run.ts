@@ -5,6 +5,8 @@ import { closeSync, writeSync } from 'node:fs';
 import { createAgent } from '../app/agent.js';
 import { loadConfig, type EffectiveConfig } from '../app/config.js';
 import { showConfig } from '../app/config-show.js';
+import { AgentExtensions } from '../app/extensions.js';
+import { isTrusted } from '../extensions/trust.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
@@ -21,7 +23,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
   if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, cwd);
-  const prompt = args.prompt ?? (args.summarizeLeft ? undefined : await readPromptFromStdin());
+  // With --skill the prompt may be empty (the skill says what to do).
+  const prompt = args.prompt ?? (args.summarizeLeft ? undefined : args.skills.length > 0 && process.stdin.isTTY ? '' : await readPromptFromStdin(args.skills.length > 0));
   // --summarize-left: the branch is taken after the agent is up (the summary needs the model).
   // On a terminal, a call that needs approval is asked about; without one it is refused (the gate says how to allow it).
   const onPermissionRequest = process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr) : undefined;
@@ -68,8 +71,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    // `/name args` naming a prompt template runs the template's text, arguments filled in.
-    const result = await agent.prompt(agent.expandPromptTemplate(prompt!)?.text ?? prompt!);
+    // `/name args` naming a prompt template runs the template's text, arguments filled in;
+    // `--skill NAME` puts the skill's instructions before it.
+    let text = agent.expandSkill(prompt!)?.text ?? agent.expandPromptTemplate(prompt!)?.text ?? prompt!;
+    for (const name of [...args.skills].reverse()) text = agent.skillPrompt(name, text);
+    const result = await agent.prompt(text);
     for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
     if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');
@@ -160,9 +166,14 @@ export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): n
     approve: a.approve,
     tools: a.enabledTools,
     bashTimeout: a.bashTimeout,
+    mcpConfig: a.mcpConfig,
+    contextFiles: a.contextFiles,
   });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
-  const rows = showConfig(resolved);
+  // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
+  const extensions = new AgentExtensions({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: a.trustWorkspace === true || isTrusted(process.cwd(), process.env) });
+  for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
+  const rows = [...showConfig(resolved), ...extensions.rows()];
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {
@@ -173,12 +184,12 @@ export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): n
   return EXIT.completed;
 }
 
-async function readPromptFromStdin(): Promise<string> {
+async function readPromptFromStdin(emptyIsFine = false): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError('no prompt: pass it as an argument, e.g. mini-agent "fix the failing test"');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') throw new UsageError('no prompt: pass it as an argument or on stdin');
+  if (text === '' && !emptyIsFine) throw new UsageError('no prompt: pass it as an argument or on stdin');
   return text;
 }
 

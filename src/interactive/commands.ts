@@ -41,11 +41,14 @@ const COMMANDS: Command[] = [
   {
     names: ['help'],
     usage: '/help',
-    help: 'list the commands, prompt templates and keys',
+    help: 'list the commands, prompt templates, skills and keys',
     run: (ctx) => {
       const templates = ctx.agent.promptTemplates;
       const w = Math.max(0, ...templates.map((t) => t.name.length));
       const lines = templates.length ? ['', ctx.paint.bold('Prompt templates'), ...templates.map((t) => `  /${t.name.padEnd(w)} ARGS  ${clean(t.description)}${ctx.paint.dim(` (${t.source})`)}`)] : [];
+      const skills = ctx.agent.skills;
+      const sw = Math.max(0, ...skills.map((s) => s.name.length));
+      if (skills.length) lines.push('', ctx.paint.bold('Skills'), ...skills.map((s) => `  /skill:${s.name.padEnd(sw)} ARGS  ${clean(s.description)}${ctx.paint.dim(` (${s.source})`)}`));
       ctx.print([...helpLines(ctx.paint), ...lines]);
     },
   },
@@ -159,7 +162,7 @@ const COMMANDS: Command[] = [
   {
     names: ['status'],
     usage: '/status',
-    help: 'tokens, cost, context use and the files touched',
+    help: 'tokens, cost, context use, the files touched, context files and MCP servers',
     run: (ctx) => {
       const st = ctx.agent.state();
       const stats = ctx.agent.session.stats();
@@ -171,6 +174,10 @@ const COMMANDS: Command[] = [
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,
         `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,
+        ...ctx.agent
+          .showConfig()
+          .filter((r) => r.key.startsWith('context file') || r.key.startsWith('mcp server'))
+          .map((r) => `${r.key}: ${clean(String(r.value))} ${ctx.paint.dim(`(${r.source})`)}`),
       ]);
     },
   },
@@ -238,7 +245,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<voi
   const arg = (m?.[2] ?? '').trim();
   const command = BY_NAME.get(name);
   if (!command) {
-    const guess = nearest(name, [...COMMAND_NAMES, ...ctx.agent.promptTemplates.map((t) => t.name)]);
+    const guess = nearest(name, [...COMMAND_NAMES, ...ctx.agent.promptTemplates.map((t) => t.name), ...ctx.agent.skills.map((s) => `skill:${s.name}`)]);
     ctx.print([ctx.paint.red(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`)]);
     return;
   }

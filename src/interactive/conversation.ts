@@ -118,9 +118,10 @@ export class Conversation {
 
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
-    const template = isCommand(text) ? this.agent.expandPromptTemplate(text) : undefined;
+    const template = isCommand(text) ? (this.agent.expandSkill(text) ?? this.agent.expandPromptTemplate(text)) : undefined;
     if (template) {
-      this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}  (prompt template ${template.name})`)]);
+      const what = text.trim().startsWith('/skill:') ? 'skill' : 'prompt template';
+      this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}  (${what} ${template.name})`)]);
       text = template.text;
     } else if (isCommand(text)) {
       this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}`)]);

@@ -19,6 +19,8 @@ ${AGENT_FLAGS_HELP.permissions}
   (a call the policy asks about is sent as a permission_request event; answer it with the
   permission_response command)
 
+${AGENT_FLAGS_HELP.extensions}
+
 Options:
 ${AGENT_FLAGS_HELP.tools}
   -h, --help          show this help

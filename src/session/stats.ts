@@ -73,3 +73,15 @@ export function snapshotOf(store: SessionStore, stats: SessionStats = sessionSta
   return { entries: store.entries().length, branches: store.branchCount(), name: store.name, firstUserMessage: first, stats: { session, activePath } };
 }
 
+/** The context size at the last response on the active path: its input (incl. cache) and output tokens. */
+export function lastContextTokens(store: SessionStore): number | null {
+  const path = store.activePath();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i];
+    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    const u = e.message.usage;
+    const total = u.input + u.cacheRead + u.cacheWrite + u.output;
+    if (total > 0) return total;
+  }
+  return null;
+}

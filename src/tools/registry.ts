@@ -43,6 +43,11 @@ export interface RegistryOptions {
    * time, after the fixed tools. A name already taken by a fixed tool is ignored.
    */
   dynamicTools?: () => readonly ToolDefinition[];
+  /**
+   * A note for a successful call, from what it touched (nested AGENTS.md files): appended after
+   * truncation, as a text part of its own, so a long output never cuts it off.
+   */
+  resultNote?: (call: ToolCall, access: CallAccess) => string | undefined;
 }
 
 /** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
@@ -196,7 +201,18 @@ export class ToolRegistry {
     }
     if (rewrittenBy.length > 0) output = { ...output, details: { ...output.details, argumentsRewrittenBy: rewrittenBy } };
     if (this.options.hooks?.length) output = await runAfterHooks(this.options.hooks, effective, output, tool.risk, toolCtx);
-    return this.finish(output, tool);
+    return this.withNote(effective, this.finish(output, tool), ctx.cwd);
+  }
+
+  private withNote(call: ToolCall, result: ToolResult, cwd: string): ToolResult {
+    if (!this.options.resultNote || result.isError) return result;
+    let note: string | undefined;
+    try {
+      note = this.options.resultNote(call, this.access(call, cwd));
+    } catch {
+      note = undefined; // a note is extra: never let it break the call
+    }
+    return note ? { ...result, content: [...result.content, { type: 'text', text: note }] } : result;
   }
 
   private async decide(call: ToolCall, tool: ToolDefinition, ctx: ExecuteContext): Promise<PermissionDecision> {
@@ -215,9 +231,10 @@ export class ToolRegistry {
     let validator = this.validators.get(tool);
     if (validator === undefined) {
       try {
-        validator = Compile(tool.parameters as never) as unknown as Validator;
+        // A schema from elsewhere (an MCP server) that points at another document, which TypeBox
+        // would never match, or that it cannot compile at all: the tool checks its own arguments.
+        validator = tool.source && /"\$ref":"(?!#)/.test(JSON.stringify(tool.parameters)) ? null : (Compile(tool.parameters as never) as unknown as Validator);
       } catch {
-        // A schema from elsewhere (an MCP server) that TypeBox cannot compile: the tool checks its own arguments.
         validator = null;
       }
       this.validators.set(tool, validator);

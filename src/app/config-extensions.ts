@@ -1,0 +1,80 @@
+// The extensions' settings: MCP servers (`mcpServers` in either config file, and `--mcp-config
+// FILE`) and context files (`contextFiles`, `--no-context-files`). Servers keep where they were
+// configured: the workspace's own ones start only in a trusted workspace. A server named in a
+// later layer (user, then project, then --mcp-config) replaces one of the same name.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { isPlainObject, UsageError } from '../core/types.js';
+import { DEFAULT_CONTEXT_MAX_BYTES } from '../extensions/context-files.js';
+import { mergeMcpServers, parseMcpServers, type McpServerSpec } from '../extensions/mcp-config.js';
+import { agentHome } from '../session/paths.js';
+
+export interface ExtensionSettings {
+  mcpServers: McpServerSpec[];
+  /** AGENTS.md / CLAUDE.md in the system prompt (off: --no-context-files), and the cap on their total size. */
+  contextFiles: { enabled: boolean; maxBytes: number };
+}
+
+export interface ExtensionInputs {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  user?: { file: string; data: { mcpServers?: unknown; contextFiles?: { enabled?: boolean; maxBytes?: number } } };
+  project?: { file: string; data: { mcpServers?: unknown; contextFiles?: { enabled?: boolean; maxBytes?: number } } };
+  /** --mcp-config FILE (repeatable). */
+  mcpConfig?: readonly string[];
+  /** false: --no-context-files. */
+  contextFiles?: boolean;
+}
+
+export function extensionSettings(inputs: ExtensionInputs, sources: Record<string, string>): ExtensionSettings {
+  const { cwd, env } = inputs;
+  const layers: McpServerSpec[][] = [];
+  if (inputs.user?.data.mcpServers !== undefined) {
+    layers.push(parseMcpServers(inputs.user.data.mcpServers, { source: `user config ${inputs.user.file}`, scope: 'user', env, baseDir: agentHome(env) }));
+  }
+  if (inputs.project?.data.mcpServers !== undefined) {
+    layers.push(parseMcpServers(inputs.project.data.mcpServers, { source: `project config ${inputs.project.file}`, scope: 'project', env, baseDir: cwd }));
+  }
+  for (const file of inputs.mcpConfig ?? []) {
+    const path = resolve(cwd, file);
+    layers.push(parseMcpServers(readMcpConfigFile(path), { source: `--mcp-config ${path}`, scope: 'flag', env, baseDir: dirname(path) }));
+  }
+  const user = inputs.user?.data.contextFiles ?? {};
+  const project = inputs.project?.data.contextFiles ?? {};
+  const enabled = inputs.contextFiles === false ? false : (project.enabled ?? user.enabled ?? true);
+  sources['contextFiles.enabled'] =
+    inputs.contextFiles === false
+      ? 'flag --no-context-files'
+      : project.enabled !== undefined
+        ? `project config ${inputs.project!.file}`
+        : user.enabled !== undefined
+          ? `user config ${inputs.user!.file}`
+          : 'default';
+  const maxBytes = project.maxBytes ?? user.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES;
+  sources['contextFiles.maxBytes'] =
+    project.maxBytes !== undefined ? `project config ${inputs.project!.file}` : user.maxBytes !== undefined ? `user config ${inputs.user!.file}` : 'default';
+  return { mcpServers: mergeMcpServers(layers), contextFiles: { enabled, maxBytes } };
+}
+
+/** A `--mcp-config` file: `{"mcpServers": {...}}`, the block other agents use. */
+function readMcpConfigFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --mcp-config ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--mcp-config ${file}: not valid JSON (${(err as Error).message})`);
+  }
+  if (!isPlainObject(data) || !isPlainObject(data.mcpServers)) throw new UsageError(`--mcp-config ${file}: must be {"mcpServers": {"NAME": {...}}}`);
+  return data.mcpServers;
+}
+
+/** Where the user's own context file lives (it is loaded first). */
+export function userContextFile(env: NodeJS.ProcessEnv): string {
+  return join(agentHome(env), 'AGENTS.md');
+}

@@ -1,0 +1,51 @@
+// `mini-agent mcp list [--json]`: starts every configured MCP server that may start (a workspace's
+// own servers only when it is trusted), waits for each up to its startup timeout, and shows its
+// state, its tools and what their definitions cost in the context window; then stops them all.
+// Exit code 0 when every server that may start is ready, 1 when one failed (scripts can check).
+import { loadConfig } from '../app/config.js';
+import { AgentExtensions } from '../app/extensions.js';
+import type { AgentFlags } from '../app/flags.js';
+import { isTrusted } from '../extensions/trust.js';
+import { EXIT } from './exit-codes.js';
+
+export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
+  const cwd = process.cwd();
+  const env = process.env;
+  const a = args.agent;
+  const resolved = loadConfig(cwd, env, { provider: a.provider, model: a.model, tools: a.enabledTools, mcpConfig: a.mcpConfig, contextFiles: a.contextFiles });
+  const trusted = a.trustWorkspace === true || isTrusted(cwd, env);
+  const extensions = new AgentExtensions({ cwd, env, config: resolved.config, trusted });
+  const stop = () => void extensions.close().finally(() => process.exit(130));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const problems = await extensions.startAllServers();
+    const servers = extensions.mcpStatus();
+    if (args.json) {
+      process.stdout.write(JSON.stringify({ servers, problems }, null, 2) + '\n');
+    } else if (servers.length === 0) {
+      process.stdout.write('no MCP servers configured (add "mcpServers" to .mini-agent/config.json or $MINI_AGENT_HOME/config.json, or pass --mcp-config FILE)\n');
+    } else {
+      for (const s of servers) {
+        process.stdout.write(`${s.name}  ${s.state}  ${s.transport}  (${s.source})\n`);
+        if (s.error) process.stdout.write(`  ${s.error}\n`);
+        if (s.tools.length > 0) {
+          process.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
+          const w = Math.max(...s.tools.map((t) => t.name.length));
+          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${oneLine(t.description, 80)}\n`);
+        }
+      }
+      for (const p of problems) process.stderr.write(`mini-agent: ${p}\n`);
+    }
+    return servers.some((s) => s.state === 'failed' || s.state === 'exited' || s.state === 'starting') ? EXIT.error : EXIT.completed;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await extensions.close();
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
