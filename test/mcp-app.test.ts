@@ -70,6 +70,8 @@ describe('MCP tools in a run', () => {
     const [status] = agent.mcpServers();
     expect(status.state).toBe('ready');
     expect(status.toolTokens).toBeGreaterThan(100);
+    // What --show-config and /status say of it: the state and the context cost first.
+    expect(agent.showConfig().find((r) => r.key === 'mcp server everything')?.value).toMatch(/^ready, \d+ tools, ~[\d,]+ tokens · stdio: /);
     const pid = status.pid!;
     expect(alive(pid)).toBe(true);
     await agent.close();
@@ -134,7 +136,7 @@ describe('MCP from the CLI', () => {
     }
     expect(existsSync(marker)).toBe(false);
     const shown = await runCli(['--mcp-config', mcp, '--show-config'], { cwd });
-    expect(shown.stdout).toMatch(/mcp server fx\s+stdio: sh -c .* \(idle\)\s+\(--mcp-config /);
+    expect(shown.stdout).toMatch(/mcp server fx\s+idle · stdio: sh -c .*\(--mcp-config /);
     const run = await runCli(['--mcp-config', mcp, '--script', writeScript(cwd, [{ text: 'ok' }]), 'hi'], { cwd });
     expect(run.code).toBe(0);
     expect(readFileSync(marker, 'utf8')).toBe('started\n');

@@ -141,8 +141,9 @@ export class AgentExtensions {
     for (const server of this.opts.config.mcpServers) {
       const status = this.mcp?.status().find((s) => s.name === server.name);
       const state = !server.enabled ? 'disabled' : server.scope === 'project' && !this.opts.trusted ? 'not trusted: starts after `mini-agent trust`' : (status?.state ?? 'idle');
-      const tools = status && status.tools.length > 0 ? `, ${status.tools.length} tools, ~${status.toolTokens} tokens` : '';
-      rows.push({ key: `mcp server ${server.name}`, value: `${describeTransport(server.transport)} (${state}${tools})`, source: server.source });
+      const tools = status && status.tools.length > 0 ? `, ${status.tools.length} tools, ~${status.toolTokens.toLocaleString('en-US')} tokens` : '';
+      // State first: /status cuts long lines at the terminal's width.
+      rows.push({ key: `mcp server ${server.name}`, value: `${state}${tools} · ${describeTransport(server.transport)}`, source: server.source });
     }
     return rows;
   }

@@ -32,7 +32,7 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
         if (s.tools.length > 0) {
           process.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
           const w = Math.max(...s.tools.map((t) => t.name.length));
-          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${oneLine(t.description, 80)}\n`);
+          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${oneLine(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
         }
       }
       for (const p of problems) process.stderr.write(`mini-agent: ${p}\n`);

@@ -116,7 +116,7 @@ function defaultLevel(facts: CallFacts): PermissionLevel {
 function defaultWhy(facts: CallFacts): string {
   if (facts.risk === 'read') return 'the default for read tools (allow)';
   if (facts.risk === 'write') return facts.outsideWorkspace ? 'the default for writes outside the workspace (ask)' : 'the default for writes inside the workspace (allow)';
-  return 'the default for tools that run commands (ask)';
+  return facts.command !== undefined ? 'the default for tools that run commands (ask)' : 'the default for execute-risk tools, such as MCP tools (ask)';
 }
 
 /** Whether a deny or ask rule names the call: any path, the whole command line or any simple command in it. */
