@@ -52,6 +52,8 @@ describe('MCP tools in a run', () => {
     });
     const agent = await createAgent({ cwd, home, env: {}, modelAdapter: model });
     expect(agent.mcpServers()).toMatchObject([{ name: 'everything', state: 'idle' }]); // not started by createAgent
+    expect(await agent.startMcpServers()).toEqual([]);
+    expect(agent.mcpServers()[0].state).toBe('ready');
     const events: AgentEvent[] = [];
     agent.subscribe((e) => events.push(e));
     const result = await agent.prompt('use the tools');
@@ -163,6 +165,12 @@ describe('MCP from the CLI', () => {
     expect(echo).toMatchObject({ mcpName: 'echo', tokens: expect.any(Number) });
     const none = await runCli(['mcp', 'list'], { cwd: tempDir(), timeoutMs: 30_000 });
     expect(none.stdout).toContain('no MCP servers configured');
+    // A server that cannot start: listed as failed with why, and exit code 1 for scripts.
+    const broken = join(cwd, 'broken.json');
+    writeFileSync(broken, JSON.stringify({ mcpServers: { gone: { command: join(cwd, 'no-such-server') } } }));
+    const failed = await runCli(['mcp', 'list', '--mcp-config', broken], { cwd, home, timeoutMs: 30_000 });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^gone {2}failed/m);
   });
 
   it('SIGTERM during an MCP call: the run stops and the server process does not outlive mini-agent', async () => {
