@@ -80,6 +80,16 @@ describe('MCP tools in a run', () => {
     expect(await gone(pid)).toBe(true);
   });
 
+  it('the mcpServers option adds servers in code (an editor passes them over ACP); they start like the user\'s own', async () => {
+    const cwd = tempDir();
+    const model = new ScriptedModel({ turns: [{ toolCalls: [{ id: 'c1', name: 'ed__echo', arguments: { message: 'from the editor' } }] }, { text: 'ok' }] });
+    const agent = await createAgent({ cwd, home: tempDir('mini-agent-home-'), env: {}, modelAdapter: model, mcpServers: { ed: { ...everything, risk: 'read' } } });
+    await agent.prompt('go');
+    expect(JSON.stringify(agent.messages())).toContain('Echo: from the editor');
+    expect(agent.mcpServers()[0]).toMatchObject({ name: 'ed', scope: 'flag', source: 'the mcpServers option' });
+    await agent.close();
+  });
+
   it('risk execute (the default) asks; without an asker the call is refused with how to allow it', async () => {
     const { cwd, home } = setup('user', { everything });
     const model = new ScriptedModel({ turns: [{ toolCalls: [{ id: 'c1', name: 'everything__echo', arguments: { message: 'x' } }] }, { text: 'ok' }] });

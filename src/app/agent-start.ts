@@ -71,6 +71,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     tools: o.enabledTools,
     bashTimeout: o.bashTimeout,
     mcpConfig: o.mcpConfig,
+    mcpServers: o.mcpServers,
     contextFiles: o.contextFiles,
   };
   try {

@@ -21,7 +21,7 @@ import type { ToolHooks } from '../tools/registry.js';
 import { resolveFor, startModelAndSession } from './agent-start.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig } from './config-show.js';
-import { permissionGate } from './permission-gate.js';
+import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
@@ -58,6 +58,7 @@ class AgentImpl implements Agent {
   private closed = false;
   /** "Always" approvals of the current session (permission_grant entries). */
   private grants: PermissionRule[] = [];
+  private mode: PermissionMode;
 
   constructor(
     private readonly options: CreateAgentOptions,
@@ -72,6 +73,7 @@ class AgentImpl implements Agent {
     this.opened = opened;
     this.notes = [...opened.notes];
     this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings];
+    this.mode = options.permissionMode ?? 'default';
     this.tools = this.createTools();
     this.attach();
   }
@@ -101,6 +103,7 @@ class AgentImpl implements Agent {
         approveAll: c.approveAll,
         approvals: () => [...c.approvals, ...this.grants],
         readOnly: o.readOnly === true,
+        mode: () => this.mode,
         ask: o.onPermissionRequest,
         grant: (rule) => this.grant(rule),
         check: o.hooks?.permission,
@@ -228,11 +231,19 @@ class AgentImpl implements Agent {
 
   skillPrompt(name: string, prompt: string): string {
     const text = this.extensions.skillPrompt(name, prompt);
-    if (text === undefined) {
-      const known = this.skills.map((s) => s.name).join(', ') || 'none: add .mini-agent/skills/NAME/SKILL.md';
-      throw new AgentError('invalid_argument', `no skill named "${name}" (skills: ${known})`);
-    }
-    return text;
+    if (text !== undefined) return text;
+    const known = this.skills.map((s) => s.name).join(', ') || 'none: add .mini-agent/skills/NAME/SKILL.md';
+    throw new AgentError('invalid_argument', `no skill named "${name}" (skills: ${known})`);
+  }
+
+  get permissionMode(): PermissionMode {
+    return this.mode;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.check();
+    if (!PERMISSION_MODES.includes(mode)) throw new AgentError('invalid_argument', `unknown permission mode "${mode}" (modes: ${PERMISSION_MODES.join(', ')})`);
+    this.mode = mode;
   }
 
   mcpServers(): McpServerStatus[] {
@@ -330,14 +341,7 @@ class AgentImpl implements Agent {
     });
     const listeners = [...this.loaded.listeners, ...(this.options.hooks?.onEvent ? [this.options.hooks.onEvent] : [])];
     this.runner.subscribe((event) => {
-      for (const listener of listeners) {
-        try {
-          listener(event);
-        } catch (err) {
-          this.listenerErrors.push(err);
-        }
-      }
-      for (const listener of this.listeners) {
+      for (const listener of [...listeners, ...this.listeners]) {
         try {
           listener(event);
         } catch (err) {

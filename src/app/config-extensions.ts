@@ -22,6 +22,8 @@ export interface ExtensionInputs {
   project?: { file: string; data: { mcpServers?: unknown; contextFiles?: { enabled?: boolean; maxBytes?: number } } };
   /** --mcp-config FILE (repeatable). */
   mcpConfig?: readonly string[];
+  /** Servers given in code (the SDK's `mcpServers`, an editor's over ACP), in the config's shape. */
+  mcpServers?: Record<string, unknown>;
   /** false: --no-context-files. */
   contextFiles?: boolean;
 }
@@ -38,6 +40,9 @@ export function extensionSettings(inputs: ExtensionInputs, sources: Record<strin
   for (const file of inputs.mcpConfig ?? []) {
     const path = resolve(cwd, file);
     layers.push(parseMcpServers(readMcpConfigFile(path), { source: `--mcp-config ${path}`, scope: 'flag', env, baseDir: dirname(path) }));
+  }
+  if (inputs.mcpServers !== undefined) {
+    layers.push(parseMcpServers(inputs.mcpServers, { source: 'the mcpServers option', scope: 'flag', env, baseDir: cwd }));
   }
   const user = inputs.user?.data.contextFiles ?? {};
   const project = inputs.project?.data.contextFiles ?? {};

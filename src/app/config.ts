@@ -129,6 +129,8 @@ export interface ConfigFlags {
   bashTimeout?: number;
   /** --mcp-config FILE (repeatable). */
   mcpConfig?: string[];
+  /** MCP servers given in code (SDK option mcpServers). */
+  mcpServers?: Record<string, unknown>;
   /** false: --no-context-files. */
   contextFiles?: boolean;
 }
@@ -234,7 +236,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     ...toolSettings(inputs, v, sources),
-    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, contextFiles: flags.contextFiles }, sources),
+    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles }, sources),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);

@@ -29,6 +29,15 @@ export type PermissionAnswer = 'allow' | 'deny' | 'always';
 export type PermissionReply = PermissionAnswer | { decision: PermissionAnswer; rule?: string; reason?: string };
 export type PermissionAsker = (request: PermissionRequest) => PermissionReply | Promise<PermissionReply>;
 
+/**
+ * The permission presets a front end can switch between (ACP's session modes): `default` is the
+ * policy as configured; `accept-edits` also approves file changes the policy would ask about
+ * (writes outside the workspace, in an --allow-path folder); `read-only` runs only read tools.
+ * Deny rules hold in every mode.
+ */
+export type PermissionMode = 'default' | 'accept-edits' | 'read-only';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'read-only'];
+
 export interface GateOptions {
   policy: PermissionPolicy;
   /** --yes. */
@@ -37,6 +46,8 @@ export interface GateOptions {
   approvals: () => readonly PermissionRule[];
   /** --read-only: only read tools run. */
   readOnly: boolean;
+  /** The current mode, read at each call (default: 'default'). */
+  mode?: () => PermissionMode;
   /** Who answers an ask; undefined when no one can (no terminal, no client). */
   ask?: PermissionAsker;
   /** Records an "always" answer (in the session file). */
@@ -48,8 +59,10 @@ export interface GateOptions {
 export function permissionGate(opts: GateOptions): PermissionCheck {
   return async (call, tool, ctx) => {
     const facts = callFacts(call, tool, ctx);
-    if (opts.readOnly && tool.risk !== 'read') {
-      return { allow: false, reason: `mini-agent runs read-only (--read-only); ${call.name} ${tool.risk === 'write' ? 'changes files' : 'runs commands'}. The user can run without --read-only.`, source: 'read-only' };
+    const mode = opts.mode?.() ?? 'default';
+    if ((opts.readOnly || mode === 'read-only') && tool.risk !== 'read') {
+      const [why, fix] = opts.readOnly ? ['--read-only', 'The user can run without --read-only.'] : ['the read-only mode', 'The user can switch to another mode.'];
+      return { allow: false, reason: `mini-agent runs read-only (${why}); ${call.name} ${tool.risk === 'write' ? 'changes files' : 'runs commands'}. ${fix}`, source: 'read-only' };
     }
     const d = decide(opts.policy, facts);
     const rule = d.rule?.text ?? null;
@@ -72,6 +85,7 @@ export function permissionGate(opts: GateOptions): PermissionCheck {
 /** An "ask": approved by a flag or an earlier grant, else put to the front end, else refused. */
 async function approve(opts: GateOptions, call: ToolCall, tool: ToolDefinition, ctx: PermissionContext, facts: CallFacts, why: string): Promise<PermissionDecision> {
   if (opts.approveAll) return { allow: true, rule: null, source: 'flag --yes', reason: `${why}; approved by --yes` };
+  if (tool.risk === 'write' && opts.mode?.() === 'accept-edits') return { allow: true, rule: null, source: 'mode accept-edits', reason: `${why}; approved by the accept-edits mode` };
   const approval = coveredBy(opts.approvals(), facts);
   if (approval) {
     const text = approval.map((r) => r.text).join(' + ');

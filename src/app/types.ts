@@ -11,12 +11,13 @@ import type { TreeJson } from '../session/tree-json.js';
 import type { EventListener as Listener } from '../core/events.js';
 import type { BeforeToolCallResult, HookCall, HookContext, HookResult } from '../tools/hook-runner.js';
 import type { PermissionCheck } from '../tools/registry.js';
-import type { PermissionAsker, PermissionReply, PermissionRequest } from './permission-gate.js';
+import type { PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './permission-gate.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
 
+export type { PermissionMode };
 export type { BeforeToolCallResult, ExportFormat, HookCall, HookContext, HookResult, PermissionReply, PermissionRequest, RunResult, SessionChoice };
 
 /** In-process hooks (no trust needed: they are the SDK user's own code). */
@@ -72,6 +73,10 @@ export interface CreateAgentOptions {
   contextFiles?: boolean;
   /** Files with more MCP servers (`{"mcpServers": {...}}`, `--mcp-config`); they start like the user's own. */
   mcpConfig?: string[];
+  /** More MCP servers, in the config's `mcpServers` shape (an editor's, over ACP); they start like the user's own. */
+  mcpServers?: Record<string, unknown>;
+  /** The permission preset to start in: 'default', 'accept-edits' or 'read-only' (see `setPermissionMode`). */
+  permissionMode?: PermissionMode;
   /**
    * Answers calls that need approval (the policy said "ask"): 'allow', 'deny', or 'always' (allow,
    * and grant the rule for the rest of the session; stored in the session file). Without it, such
@@ -178,6 +183,10 @@ export interface Agent {
   expandSkill(text: string): { name: string; text: string } | undefined;
   /** The skill NAME inlined before `prompt` (`--skill NAME`); throws an AgentError naming the known skills for an unknown one. */
   skillPrompt(name: string, prompt: string): string;
+  /** The permission preset in force. */
+  readonly permissionMode: PermissionMode;
+  /** Switches the permission preset (ACP's modes): 'default' (the policy), 'accept-edits' (file changes approved too), 'read-only'. Deny rules hold in every mode. */
+  setPermissionMode(mode: PermissionMode): void;
   /** The MCP servers and their state and tools (each tool with its estimated token cost). */
   mcpServers(): McpServerStatus[];
   /** Starts every MCP server that may start (a run starts those it needs by itself); one line per problem. */
