@@ -3,7 +3,7 @@
 // their own loop or front end.
 export { createAgent } from './app/agent.js';
 export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice } from './app/types.js';
-export type { PermissionAnswer, PermissionAsker, PermissionReply, PermissionRequest } from './app/permission-gate.js';
+export type { PermissionAnswer, PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './app/permission-gate.js';
 export { builtinTools } from './app/tools.js';
 export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';
 export * from './core/types.js';
@@ -20,7 +20,7 @@ export { ScriptedModel } from './model/scripted.js';
 export { parseScript, type Script, type ScriptTurn } from './model/script.js';
 export { ToolRegistry, errorResult, type PermissionCheck, type PermissionDecision, type PermissionContext, type CallAccess, type ToolHooks } from './tools/registry.js';
 export type { BeforeToolCallResult, HookCall, HookContext, HookResult } from './tools/hook-runner.js';
-export type { ToolDefinition, ToolContext, ToolResult, ToolRisk } from './tools/tool.js';
+export type { FileAccess, ToolDefinition, ToolContext, ToolResult, ToolRisk } from './tools/tool.js';
 export { decide, parseRule, commandMatcher, splitCommand, type PermissionPolicy, type PermissionRule, type PermissionLevel, type CallFacts } from './tools/permissions.js';
 export { resolveForRead, resolveForWrite, displayPath, type Boundary } from './tools/workspace.js';
 export { createReadFileTool } from './tools/read-file.js';

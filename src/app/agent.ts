@@ -92,6 +92,7 @@ class AgentImpl implements Agent {
       dynamicTools: () => this.extensions.tools(),
       dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
       resultNote: (_call, access) => this.extensions.resultNote(access),
+      files: o.fileAccess,
       parallelExecute: c.bash.parallel,
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash,

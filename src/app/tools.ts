@@ -8,7 +8,7 @@ import { createGrepTool } from '../tools/grep.js';
 import { createListDirTool } from '../tools/list-dir.js';
 import { createReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry, type PermissionCheck, type RegistryOptions, type ToolHooks } from '../tools/registry.js';
-import type { ToolDefinition } from '../tools/tool.js';
+import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import { createWriteFileTool } from '../tools/write-file.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
 import { UsageError } from '../core/types.js';
@@ -64,6 +64,8 @@ export interface ToolOptions extends BuiltinToolOptions {
   /** Names in `enabled` that start with one of these belong to dynamic tools (`server__tool`, `server__*`): not unknown. */
   dynamicPrefixes?: readonly string[];
   resultNote?: RegistryOptions['resultNote'];
+  /** Files as a client sees them (an editor's buffers, over ACP): the file tools read and write through it. */
+  files?: FileAccess;
 }
 
 export function createToolRegistry(opts: ToolOptions): ToolRegistry {
@@ -84,5 +86,6 @@ export function createToolRegistry(opts: ToolOptions): ToolRegistry {
     parallelExecute: opts.parallelExecute,
     dynamicTools: opts.dynamicTools,
     resultNote: opts.resultNote,
+    files: opts.files,
   });
 }

@@ -12,7 +12,7 @@ import type { EventListener as Listener } from '../core/events.js';
 import type { BeforeToolCallResult, HookCall, HookContext, HookResult } from '../tools/hook-runner.js';
 import type { PermissionCheck } from '../tools/registry.js';
 import type { PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './permission-gate.js';
-import type { ToolDefinition } from '../tools/tool.js';
+import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
@@ -75,6 +75,12 @@ export interface CreateAgentOptions {
   mcpConfig?: string[];
   /** More MCP servers, in the config's `mcpServers` shape (an editor's, over ACP); they start like the user's own. */
   mcpServers?: Record<string, unknown>;
+  /**
+   * Files as the client sees them (ACP's fs/read_text_file and fs/write_text_file: unsaved editor
+   * buffers): read_file, write_file and edit_file go through it, after the workspace boundary and
+   * the permission policy. Without it they use the disk.
+   */
+  fileAccess?: FileAccess;
   /** The permission preset to start in: 'default', 'accept-edits' or 'read-only' (see `setPermissionMode`). */
   permissionMode?: PermissionMode;
   /**

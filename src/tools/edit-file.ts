@@ -4,14 +4,17 @@
 // matched spans replaced (so its byte order mark, line endings and every other byte stay), written
 // atomically with the file's mode. All edits land together or none does. The result is a compact
 // diff (diff.ts); a failed edit explains itself (the closest region, line-number prefixes).
+// With a client file access (an editor over ACP), the text is the client's buffer, edited the same
+// way (only the matched spans change) and written back through the client, in the same queue slot.
 import { isUtf8 } from 'node:buffer';
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { spanDiff } from './diff.js';
 import { closestRegion, hasLineNumberPrefixes, lineNumbers, locateEdits, stripLineNumberPrefixes, type Edit, type EditProblem, type Replacement, type Tolerance } from './edit-match.js';
-import { atomicWrite, PathQueue } from './file-io.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { atomicWrite, clientRead, clientWrite, PathQueue } from './file-io.js';
+import { ToolError, type FileAccess, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
 
@@ -50,6 +53,13 @@ interface TextFile {
   encoding: Encoding;
 }
 
+/** The file to edit, from the disk or from the client: its text, and how to write an edited version back. */
+interface Target {
+  file: TextFile;
+  /** The write of the content with `replacements` applied; undefined when that content is the old one. */
+  apply(replacements: readonly Replacement[]): (() => Promise<void>) | undefined;
+}
+
 /** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest file edited. */
 export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
   const queue = opts.queue ?? new PathQueue();
@@ -72,19 +82,19 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError(`aborted before editing; ${shown} was not changed`);
-        const { bytes, mode } = await readTarget(target, shown, maxBytes);
-        const file = decode(bytes, shown);
+        const source = ctx.files ? await fromClient(ctx.files, target, shown, maxBytes) : await fromDisk(target, shown, maxBytes);
+        const { file } = source;
         const replaceAll = args.replaceAll ?? false;
         const located = locateEdits(file.text, edits, replaceAll);
         if (!located.ok) throw new ToolError(failureText(located.problems, edits, file.text, shown, replaceAll));
-        const updated = splice(bytes, file, located.replacements);
-        if (updated.equals(bytes)) throw new ToolError(`the edits would leave ${shown} exactly as it is; nothing was written`);
+        const write = source.apply(located.replacements);
+        if (!write) throw new ToolError(`the edits would leave ${shown} exactly as it is; nothing was written`);
         const diff = spanDiff(file.text, located.replacements);
         if (ctx.signal.aborted) throw new ToolError(`aborted before writing; ${shown} was not changed`);
-        await atomicWrite(target, updated, mode);
+        await write();
         const count = located.replacements.length;
         const summary =
-          `Edited ${shown}: ${count} ${count === 1 ? 'replacement' : 'replacements'}` +
+          `Edited ${shown}${ctx.files ? ' through the client' : ''}: ${count} ${count === 1 ? 'replacement' : 'replacements'}` +
           `${edits.length > 1 ? ` from ${edits.length} edits` : ''}, +${diff.added} -${diff.removed} lines, first change at line ${diff.firstChangedLine}.`;
         const notes = located.tolerant.map((t) => toleranceNote(t.edit, t.kind, edits.length));
         return {
@@ -97,6 +107,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
             firstChangedLine: diff.firstChangedLine,
             linesAdded: diff.added,
             linesRemoved: diff.removed,
+            ...(ctx.files ? { via: 'client' } : {}),
           },
         };
       });
@@ -131,19 +142,67 @@ function parseEdits(value: Edit[] | string): Edit[] {
   return list;
 }
 
-async function readTarget(target: string, shown: string, maxBytes: number): Promise<{ bytes: Buffer; mode: number }> {
+const DOES_NOT_EXIST = 'edit_file only changes existing files. To create it, use write_file';
+
+/** The file on disk (undefined: there is none); a folder or a special file is refused. */
+async function statTarget(target: string, shown: string): Promise<Stats | undefined> {
   const st = await stat(target).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new ToolError(`${shown} does not exist; edit_file only changes existing files. To create it, use write_file`);
+    if (err.code === 'ENOENT') return undefined;
     throw new ToolError(`cannot open ${shown}: ${err.message}`);
   });
-  if (st.isDirectory()) throw new ToolError(`${shown} is a folder, not a file`);
-  if (!st.isFile()) throw new ToolError(`${shown} is not a regular file (a special file)`);
-  const tooBig = (size: number) =>
-    new ToolError(`${shown} is ${formatBytes(size)} (${size} bytes), over edit_file's limit of ${formatBytes(maxBytes)}; it was not changed`);
-  if (st.size > maxBytes) throw tooBig(st.size);
+  if (st?.isDirectory()) throw new ToolError(`${shown} is a folder, not a file`);
+  if (st && !st.isFile()) throw new ToolError(`${shown} is not a regular file (a special file)`);
+  return st;
+}
+
+function tooBig(shown: string, size: number, maxBytes: number): ToolError {
+  return new ToolError(`${shown} is ${formatBytes(size)} (${size} bytes), over edit_file's limit of ${formatBytes(maxBytes)}; it was not changed`);
+}
+
+/** The file on disk; the edited bytes are written atomically, with its mode. */
+async function fromDisk(target: string, shown: string, maxBytes: number): Promise<Target> {
+  const st = await statTarget(target, shown);
+  if (!st) throw new ToolError(`${shown} does not exist; ${DOES_NOT_EXIST}`);
+  if (st.size > maxBytes) throw tooBig(shown, st.size, maxBytes);
   const bytes = await readFile(target);
-  if (bytes.length > maxBytes) throw tooBig(bytes.length);
-  return { bytes, mode: st.mode };
+  if (bytes.length > maxBytes) throw tooBig(shown, bytes.length, maxBytes);
+  const file = decode(bytes, shown);
+  return {
+    file,
+    apply(replacements) {
+      const updated = splice(bytes, file, replacements);
+      return updated.equals(bytes) ? undefined : () => atomicWrite(target, updated, st.mode);
+    },
+  };
+}
+
+/**
+ * The client's text of the file (an editor's buffer, saved or not). It is a string, so it is
+ * edited as one: its BOM (U+FEFF) and line endings stay, since only the matched spans change.
+ */
+async function fromClient(files: FileAccess, target: string, shown: string, maxBytes: number): Promise<Target> {
+  const st = await statTarget(target, shown); // a buffer may exist before its file, so a missing file is the client's to judge
+  const text = await clientRead(files, target, shown).catch((err: Error) => {
+    throw st ? err : new ToolError(`${err.message}. ${shown} does not exist on disk either; ${DOES_NOT_EXIST}`);
+  });
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > maxBytes) throw tooBig(shown, size, maxBytes);
+  if (text.includes('\0')) throw new ToolError(`${shown} looks like a binary file (it contains NUL bytes); edit_file only edits text files`);
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const file: TextFile = { text: text.slice(bom), bom: bom * 3, encoding: 'utf-8' };
+  return {
+    file,
+    apply(replacements) {
+      let updated = text.slice(0, bom);
+      let copied = 0;
+      for (const r of replacements) {
+        updated += file.text.slice(copied, r.start) + r.text;
+        copied = r.end;
+      }
+      updated += file.text.slice(copied);
+      return updated === text ? undefined : () => clientWrite(files, target, shown, updated);
+    },
+  };
 }
 
 /** The file's text: UTF-8 (with or without a byte order mark) or UTF-16 with one. Anything else is refused. */

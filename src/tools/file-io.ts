@@ -1,9 +1,11 @@
 // File writing shared by the tools that change files (write_note, write_file, edit_file): one
 // queue per resolved path, so writes and edits to a file never interleave, and the atomic write
-// (a temp file beside the target, fsync, rename), which keeps the file's mode.
+// (a temp file beside the target, fsync, rename), which keeps the file's mode. And the file access
+// of a client (an editor over ACP), whose failures become ToolErrors naming the file.
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ToolError, type FileAccess } from './tool.js';
 
 /** Runs tasks with the same key one after another, in the order they were queued. */
 export class PathQueue {
@@ -40,5 +42,32 @@ export async function atomicWrite(target: string, data: string | Uint8Array, mod
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
+  }
+}
+
+/** The client's message for a failure, whatever it threw (an ACP error is an object with a message). */
+function reason(err: unknown): string {
+  const message = err instanceof Error || (typeof err === 'object' && err !== null && 'message' in err) ? String((err as { message: unknown }).message) : String(err);
+  return message.length > 1000 ? `${message.slice(0, 1000)}…` : message;
+}
+
+/** The whole text the client holds for `real` (`shown`: the path as the model sees it). */
+export async function clientRead(files: FileAccess, real: string, shown: string): Promise<string> {
+  let text: unknown;
+  try {
+    text = await files.readTextFile(real);
+  } catch (err) {
+    throw new ToolError(`cannot read ${shown} through the client: ${reason(err)}`);
+  }
+  if (typeof text !== 'string') throw new ToolError(`cannot read ${shown} through the client: it returned no text`);
+  return text;
+}
+
+/** Replaces the client's text of `real` with `content`: no temp file, since the client owns the buffer and how it is saved. */
+export async function clientWrite(files: FileAccess, real: string, shown: string, content: string): Promise<void> {
+  try {
+    await files.writeTextFile(real, content);
+  } catch (err) {
+    throw new ToolError(`cannot write ${shown} through the client: ${reason(err)}`);
   }
 }

@@ -6,10 +6,15 @@
 // arguments of the next call, so every byte of any file can be read, page by page.
 // Lines are shown without line numbers, on purpose: numbered lines tempt models to paste the
 // numbers into edit_file's oldText. The notices and details say which lines a window holds.
+// With a client file access (an editor over ACP), the text is the editor's buffer, read whole
+// through the client and windowed the same way (read-file-source.ts); details carry via: 'client'.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
-import { countNewlines, findLineFromEnd, readAt, scanLines, type Encoding, type Line, type TextFile } from './read-file-tail.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { clientRead } from './file-io.js';
+import { diskSource, memorySource, type ByteSource } from './read-file-source.js';
+import { readAt, type Encoding, type Line, type TextFile } from './read-file-tail.js';
+import { ToolError, type ToolDefinition, type ToolOutput } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { displayPath, resolveForRead } from './workspace.js';
 
@@ -47,6 +52,9 @@ function params(limits: TruncateLimits) {
 
 type Args = Static<ReturnType<typeof params>>;
 
+/** The text being read: its size, name and encoding, and where its bytes come from. */
+type Text = Omit<TextFile, 'fd'> & { src: ByteSource };
+
 const SNIFF = 8 * 1024;
 /** Files up to this size get their lines counted (one streamed pass) when a result does not reach the end, and lines read from the end get absolute numbers. */
 const COUNT_LINES_MAX = 8 * 1024 * 1024;
@@ -74,6 +82,19 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
       }
       const real = resolveForRead(ctx, args.path);
       const shown = displayPath(ctx, real);
+      const read = (text: Text): ToolOutput =>
+        byBytes
+          ? readBytes(text, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal)
+          : readLines(text, args.offset ?? 1, args.limit, limits, ctx.signal);
+      if (ctx.files) {
+        // The boundary and the disk's kind of file are checked first; the buffer's text is the client's.
+        const onDisk = await stat(real).catch(() => undefined);
+        if (onDisk && !onDisk.isFile()) throw new ToolError(`${shown} is not a regular file (${onDisk.isDirectory() ? 'a directory' : 'a special file'})`);
+        const bytes = Buffer.from(await clientRead(ctx.files, real, shown), 'utf8');
+        const text = describeText(shown, bytes.length, bytes.subarray(0, SNIFF));
+        const out = typeof text === 'string' ? { content: text, details: { path: shown, sizeBytes: bytes.length } } : read({ ...text, src: memorySource(bytes, text.bom) });
+        return { ...out, details: { ...out.details, via: 'client' } };
+      }
       // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused just below).
       const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
@@ -81,26 +102,24 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
         if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (${stat.isDirectory() ? 'a directory' : 'a special file'})`);
         const head = Buffer.alloc(Math.min(SNIFF, stat.size));
         readAt(fd, head, 0);
-        const sniffed = sniffEncoding(head);
-        if (sniffed === 'binary') {
-          throw new ToolError(`${shown} looks like a binary file (${formatBytes(stat.size)}, ${stat.size} bytes; it contains NUL bytes); read_file only reads text`);
-        }
-        if (stat.size <= sniffed.bom) return { content: `(${shown} is empty)`, details: { path: shown, sizeBytes: stat.size } };
-        const file: TextFile = {
-          fd,
-          size: stat.size,
-          shown,
-          ...sniffed,
-          decoder: new TextDecoder(sniffed.encoding, { ignoreBOM: true }), // the BOM is skipped by position instead
-        };
-        return byBytes
-          ? readBytes(file, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal)
-          : readLines(file, args.offset ?? 1, args.limit, limits, ctx.signal);
+        const text = describeText(shown, stat.size, head);
+        if (typeof text === 'string') return { content: text, details: { path: shown, sizeBytes: stat.size } };
+        return read({ ...text, src: diskSource({ ...text, fd }) });
       } finally {
         closeSync(fd);
       }
     },
   };
+}
+
+/** A text of `size` bytes starting with `head`: its encoding, or the result for an empty one; a binary one is refused. */
+function describeText(shown: string, size: number, head: Buffer): Omit<TextFile, 'fd'> | string {
+  const sniffed = sniffEncoding(head);
+  if (sniffed === 'binary') {
+    throw new ToolError(`${shown} looks like a binary file (${formatBytes(size)}, ${size} bytes; it contains NUL bytes); read_file only reads text`);
+  }
+  if (size <= sniffed.bom) return `(${shown} is empty)`;
+  return { size, shown, ...sniffed, decoder: new TextDecoder(sniffed.encoding, { ignoreBOM: true }) }; // the BOM is skipped by position instead
 }
 
 function sniffEncoding(head: Buffer): { encoding: Encoding; bom: number } | 'binary' {
@@ -111,7 +130,7 @@ function sniffEncoding(head: Buffer): { encoding: Encoding; bom: number } | 'bin
 }
 
 /** Counts the lines still to come in `lines`, for a file small enough; undefined when not computed. */
-function countRest(file: TextFile, lines: Generator<Line>, counted: number): number | undefined {
+function countRest(file: Text, lines: Generator<Line>, counted: number): number | undefined {
   if (file.size > COUNT_LINES_MAX) return undefined;
   for (let r = lines.next(); !r.done; r = lines.next()) if (r.value.next !== undefined) counted++;
   return counted;
@@ -132,8 +151,8 @@ interface WindowStart {
 }
 
 /** The window of a positive offset: the lines before it are streamed and counted. */
-function skipTo(file: TextFile, offset: number, hold: number, signal: AbortSignal): WindowStart {
-  const lines = scanLines(file, file.bom, hold, signal);
+function skipTo(file: Text, offset: number, hold: number, signal: AbortSignal): WindowStart {
+  const lines = file.src.scanLines(file.bom, hold, signal);
   let before = 0;
   while (before < offset - 1) {
     const r = lines.next();
@@ -148,11 +167,11 @@ function skipTo(file: TextFile, offset: number, hold: number, signal: AbortSigna
  * number is absolute when the file is small enough to count the lines before it, or when the
  * search reached the start of the file; otherwise it is counted from the end.
  */
-function tailFrom(file: TextFile, offset: number, hold: number, signal: AbortSignal): WindowStart {
-  const tail = findLineFromEnd(file, -offset, signal);
-  const lines = scanLines(file, tail.start, hold, signal);
+function tailFrom(file: Text, offset: number, hold: number, signal: AbortSignal): WindowStart {
+  const tail = file.src.findLineFromEnd(-offset, signal);
+  const lines = file.src.scanLines(tail.start, hold, signal);
   if (tail.start > file.bom && file.size > COUNT_LINES_MAX) return { lines, first: offset, fromEnd: true, before: 0 };
-  const before = tail.start > file.bom ? countNewlines(file, file.bom, tail.start, signal) : 0;
+  const before = tail.start > file.bom ? file.src.countNewlines(file.bom, tail.start, signal) : 0;
   const total = before + tail.lines;
   const note =
     tail.lines < -offset
@@ -162,7 +181,7 @@ function tailFrom(file: TextFile, offset: number, hold: number, signal: AbortSig
 }
 
 /** Takes lines while they fit `maxLines` and `maxBytes`; `consumed`: the lines that ended among those taken from `lines`. */
-function takeWindow(file: TextFile, lines: Generator<Line>, maxLines: number, maxBytes: number) {
+function takeWindow(file: Text, lines: Generator<Line>, maxLines: number, maxBytes: number) {
   const out: string[] = [];
   let outBytes = 0;
   let consumed = 0;
@@ -196,7 +215,7 @@ function takeWindow(file: TextFile, lines: Generator<Line>, maxLines: number, ma
  * the byte cap is shown by bytes, from its start, and the notice points both inside it (byteOffset)
  * and past it (offset). A window from the end always ends with a notice saying which lines it shows.
  */
-function readLines(file: TextFile, offset: number, limit: number | undefined, limits: TruncateLimits, signal: AbortSignal) {
+function readLines(file: Text, offset: number, limit: number | undefined, limits: TruncateLimits, signal: AbortSignal) {
   const maxLines = Math.min(limit ?? limits.maxLines, limits.maxLines);
   // Lines are kept up to twice the byte cap: decoded text has at least half as many bytes as the
   // file (ASCII in UTF-16), so a longer line can never fit the cap and need not be held.
@@ -257,7 +276,7 @@ function readLines(file: TextFile, offset: number, limit: number | undefined, li
  * (see byteRange). Byte positions count the file's own bytes, also in UTF-16. The notice always
  * gives the range returned, any adjustment made, the file's size and the next call (or the end).
  */
-function readBytes(file: TextFile, byteOffset: number, byteLength: number, limits: TruncateLimits, signal: AbortSignal) {
+function readBytes(file: Text, byteOffset: number, byteLength: number, limits: TruncateLimits, signal: AbortSignal) {
   if (byteOffset >= file.size) {
     throw new ToolError(
       `byteOffset ${byteOffset} is past the end of ${file.shown}, which has ${file.size} bytes (${formatBytes(file.size)}); the last byte is at byteOffset ${file.size - 1}`,
@@ -268,7 +287,7 @@ function readBytes(file: TextFile, byteOffset: number, byteLength: number, limit
   if (part.start >= file.size) {
     throw new ToolError(`byteOffset ${byteOffset} is inside the last character of ${file.shown} (${file.size} bytes); nothing starts after it`);
   }
-  const totalLines = countRest(file, scanLines(file, file.bom, 0, signal), 0);
+  const totalLines = countRest(file, file.src.scanLines(file.bom, 0, signal), 0);
   const notes: string[] = [];
   if (byteLength > length) notes.push(`byteLength=${byteLength} is over the ${formatBytes(limits.maxBytes)} cap; clamped to ${length}.`);
   if (part.start !== byteOffset) {
@@ -299,7 +318,7 @@ function readBytes(file: TextFile, byteOffset: number, byteLength: number, limit
 }
 
 /** "The file has N bytes (…) and L lines." — or says that the lines were not counted. */
-function sizeOf(file: TextFile, totalLines: number | undefined): string {
+function sizeOf(file: Text, totalLines: number | undefined): string {
   const bytes = `The file has ${file.size} bytes (${formatBytes(file.size)})`;
   if (totalLines === undefined) return `${bytes}; its line count was not computed (over ${formatBytes(COUNT_LINES_MAX)}).`;
   return `${bytes} and ${totalLines} ${totalLines === 1 ? 'line' : 'lines'}.`;
@@ -313,10 +332,10 @@ function sizeOf(file: TextFile, totalLines: number | undefined): string {
  * grows when decoded (one U+FFFD is 3 bytes); it is then shortened until the text fits `maxText`.
  * Since a returned end is always a boundary, calls starting at the previous end cover every byte once.
  */
-function byteRange(file: TextFile, byteOffset: number, length: number, maxText: number) {
+function byteRange(file: Text, byteOffset: number, length: number, maxText: number) {
   const from = Math.max(0, byteOffset - 4); // context to find the boundaries around the range
   const raw = Buffer.alloc(Math.min(file.size, Math.max(byteOffset, file.bom) + length + 16) - from);
-  readAt(file.fd, raw, from);
+  file.src.readAt(raw, from);
   const boundary = (i: number) => isBoundary(file, raw, from, i);
   let start = Math.max(byteOffset, file.bom);
   while (start < file.size && !boundary(start)) start++;
@@ -338,7 +357,7 @@ function byteRange(file: TextFile, byteOffset: number, length: number, maxText: 
 }
 
 /** Whether file position `i` is a character boundary; `raw` holds the file's bytes from position `from`. */
-function isBoundary(file: TextFile, raw: Buffer, from: number, i: number): boolean {
+function isBoundary(file: Text, raw: Buffer, from: number, i: number): boolean {
   if (i <= file.bom || i >= file.size) return true;
   const byte = (p: number) => raw[p - from] ?? 0;
   if (file.encoding !== 'utf-8') {

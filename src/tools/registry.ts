@@ -4,7 +4,7 @@ import { Compile } from 'typebox/compile';
 import type { EventBody } from '../core/events.js';
 import type { ToolCall, ToolSpec } from '../core/types.js';
 import { runAfterHooks, runBeforeHooks, type ToolHooks } from './hook-runner.js';
-import type { ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
+import type { FileAccess, ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, truncateHead, type TruncateLimits } from './truncate.js';
 import { resolveForRead } from './workspace.js';
 
@@ -48,6 +48,11 @@ export interface RegistryOptions {
    * truncation, as a text part of its own, so a long output never cuts it off.
    */
   resultNote?: (call: ToolCall, access: CallAccess) => string | undefined;
+  /**
+   * A client's file access (an editor's buffers over ACP): given to every call, so the file tools
+   * read and write through it instead of the disk. The boundary and the permission check still come first.
+   */
+  files?: FileAccess;
 }
 
 /** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
@@ -148,7 +153,14 @@ export class ToolRegistry {
       });
     }
     if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
-    const toolCtx: ToolContext = { cwd: ctx.cwd, allowedPaths: this.options.allowedPaths, readOnlyPaths: this.options.readOnlyPaths, signal: ctx.signal, toolCallId: call.id };
+    const toolCtx: ToolContext = {
+      cwd: ctx.cwd,
+      allowedPaths: this.options.allowedPaths,
+      readOnlyPaths: this.options.readOnlyPaths,
+      signal: ctx.signal,
+      toolCallId: call.id,
+      ...(this.options.files ? { files: this.options.files } : {}),
+    };
     let args = call.arguments;
     let rewrittenBy: string[] = [];
     if (this.options.hooks?.length) {

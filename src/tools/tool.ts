@@ -14,6 +14,23 @@ export interface ToolContext {
   /** Aborted when the user stops the run; long work must watch it. */
   signal: AbortSignal;
   toolCallId: string;
+  /**
+   * Set when a client (an editor over ACP) holds the files: the file tools read and write its
+   * buffers through it instead of the disk, after the workspace boundary has resolved the path.
+   */
+  files?: FileAccess;
+}
+
+/**
+ * Files as a client sees them (ACP's fs/read_text_file and fs/write_text_file): unsaved editor
+ * buffers included. Paths are absolute: the real paths the workspace boundary resolved. A file
+ * the client cannot read (missing, refused) is a rejected promise, whose message is shown.
+ */
+export interface FileAccess {
+  /** The whole text, or `limit` lines from 1-based `line`; the file tools always ask for the whole text. */
+  readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
+  /** Replaces the file's whole text (the client creates the file if needed). */
+  writeTextFile(path: string, content: string): Promise<void>;
 }
 
 export interface ToolOutput {

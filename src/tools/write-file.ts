@@ -2,10 +2,12 @@
 // beside it, then a rename, keeping an existing file's mode). Missing parent folders are created;
 // the workspace boundary has already checked that they are inside. Writes to one path wait for
 // each other in the queue shared by every tool that writes files (file-io.ts).
+// With a client file access (an editor over ACP), the content goes to the client's buffer instead
+// (no temp file, no folders created: the client owns the file and how it is saved).
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Type, type Static } from 'typebox';
-import { atomicWrite, PathQueue } from './file-io.js';
+import { atomicWrite, clientWrite, PathQueue } from './file-io.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
@@ -50,11 +52,19 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
         });
         if (existing?.isDirectory()) throw new ToolError(`${shown} is a folder; give the path of a file inside it`);
         if (existing && !existing.isFile()) throw new ToolError(`${shown} exists and is not a regular file (a special file); it was not replaced`);
+        const size = `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+        if (ctx.files) {
+          // The disk's size would not be the buffer's, so the result does not give the old size.
+          await clientWrite(ctx.files, target, shown, args.content);
+          return {
+            content: `${existing ? 'Overwrote' : 'Created'} ${shown} (${size}; through the client).`,
+            details: { path: shown, bytes, created: existing === undefined, via: 'client' },
+          };
+        }
         await mkdir(dirname(target), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
           throw new ToolError(`cannot create the folders for ${shown}: ${err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'a file is in the way' : err.message}`);
         });
         await atomicWrite(target, args.content, existing?.mode);
-        const size = `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
         return {
           content: existing ? `Overwrote ${shown} (${size}; it had ${existing.size}).` : `Created ${shown} (${size}).`,
           details: { path: shown, bytes, created: existing === undefined },
