@@ -167,7 +167,7 @@ describe('navigation: --branch', () => {
     expect(onControl.code).toBe(2);
     expect(onControl.stderr).toContain('is a run entry');
     expect(readFileSync(file).equals(before)).toBe(true);
-  });
+  }, 90_000); // thirteen CLI processes in a row: on a busy 2-core machine (CI on Node 24) over 30 s
 
   it('an ambiguous prefix lists the candidates; an unknown entry suggests the closest; another session’s entry is refused', async () => {
     const cwd = tempDir();
