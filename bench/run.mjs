@@ -160,6 +160,12 @@ for (const count of [10_000, 100_000]) {
   await extensionBenchmarks({ root, work, report });
 }
 
+// ---- 11. ACP mode (issue 13) ----
+{
+  const { acpBenchmarks } = await import('./acp.mjs');
+  await acpBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

@@ -16,7 +16,7 @@ const dist = new URL('../dist', import.meta.url);
 const old = new URL('../dist.old', import.meta.url);
 rmSync(next, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', rpc: 'src/rpc/main.ts', 'rpc-mode': 'src/rpc/rpc-mode.ts', interactive: 'src/interactive/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', rpc: 'src/rpc/main.ts', 'rpc-mode': 'src/rpc/rpc-mode.ts', interactive: 'src/interactive/main.ts', acp: 'src/acp/main.ts', index: 'src/index.ts' },
   outdir: 'dist.next',
   bundle: true,
   splitting: true,

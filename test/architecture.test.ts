@@ -27,6 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: BLOCKS,
   rpc: BLOCKS,
   interactive: BLOCKS,
+  acp: BLOCKS,
   // The library entry re-exports the blocks and the SDK; it must not reach into a front end.
   '.': BLOCKS,
 };
@@ -67,7 +68,7 @@ describe('architecture', () => {
   });
 
   it('no front end imports another, and nothing below imports a front end', () => {
-    const frontEnds = ['cli', 'rpc', 'interactive'];
+    const frontEnds = ['cli', 'rpc', 'interactive', 'acp'];
     for (const block of Object.keys(ALLOWED)) for (const fe of frontEnds) if (block !== fe) expect(ALLOWED[block], `${block} may not import ${fe}`).not.toContain(fe);
   });
 

@@ -2,7 +2,9 @@
 // session gets its model first (a wrong key fails before a file is created); an existing one is
 // opened first, because it may have switched models (a model_change entry) and a resume continues
 // with the last one unless the caller chose a model.
+import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import { UnavailableModel } from '../model/unavailable.js';
 import type { SessionStore } from '../session/store.js';
 import { loadConfig, UnknownProviderError, type Resolved } from './config.js';
 import { createModel } from './model-factory.js';
@@ -20,7 +22,7 @@ export async function startModelAndSession(options: CreateAgentOptions, cwd: str
   const pinned = options.provider !== undefined || options.model !== undefined || options.script !== undefined || options.modelAdapter !== undefined;
   const existing = options.session !== undefined && options.session !== 'new' && options.session !== 'memory';
   if (pinned || !existing) {
-    const model = options.modelAdapter ?? (await createModel({ script: options.script, record: options.record, cwd }, resolved));
+    const model = options.modelAdapter ?? (await modelOrDeferred(options, resolved, () => createModel({ script: options.script, record: options.record, cwd }, resolved)));
     return { resolved, model, opened: open() };
   }
   const opened = open();
@@ -36,11 +38,25 @@ export async function startModelAndSession(options: CreateAgentOptions, cwd: str
         opened.notes.push(`this session last switched to ${last.provider}/${last.model}, which cannot be used now (${(err as Error).message}); using the configured model`);
       }
     }
-    return { resolved, model: await createModel({ record: options.record, cwd }, resolved), opened };
+    return { resolved, model: await modelOrDeferred(options, resolved, () => createModel({ record: options.record, cwd }, resolved)), opened };
   } catch (err) {
     opened.store.close();
     opened.lock?.release();
     throw err;
+  }
+}
+
+/**
+ * With `deferModelErrors` (ACP: the editor starts us before anyone typed), a provider that cannot
+ * be used (no key, a bad URL) does not stop the start: each request fails with the reason instead,
+ * so the first prompt reports it. A bad --script or --record file still stops the start.
+ */
+async function modelOrDeferred(options: CreateAgentOptions, resolved: Resolved, build: () => Promise<ModelAdapter>): Promise<ModelAdapter> {
+  try {
+    return await build();
+  } catch (err) {
+    if (!options.deferModelErrors || options.script || !(err instanceof UsageError)) throw err;
+    return new UnavailableModel(resolved.config.provider, resolved.config.model, err.message);
   }
 }
 

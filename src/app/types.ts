@@ -81,6 +81,12 @@ export interface CreateAgentOptions {
    * the permission policy. Without it they use the disk.
    */
   fileAccess?: FileAccess;
+  /**
+   * A provider that cannot be used (no API key, a bad base URL) does not make createAgent throw:
+   * every request fails with the reason (an `auth` error), so the first prompt reports it. For
+   * front ends started before anyone typed (ACP). Default false.
+   */
+  deferModelErrors?: boolean;
   /** The permission preset to start in: 'default', 'accept-edits' or 'read-only' (see `setPermissionMode`). */
   permissionMode?: PermissionMode;
   /**

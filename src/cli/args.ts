@@ -8,6 +8,7 @@ export const USAGE = `Usage:
   mini-agent [options]               on a terminal, with no prompt: the interactive conversation (/help inside)
   mini-agent [options] "prompt"      run the agent on a prompt (or read it from stdin)
   mini-agent --rpc [options]         RPC mode: JSONL commands on stdin, responses and events on stdout
+  mini-agent --acp [options]         ACP mode: an Agent Client Protocol agent on stdin/stdout, for editors
   mini-agent sessions [--all] [--json]              list the sessions of this workspace
   mini-agent tree [SESSION] [--json]                print a session's entry tree
   mini-agent label SESSION ENTRY NAME | --clear     set or clear a bookmark on an entry

@@ -1,0 +1,201 @@
+// ACP mode (`mini-agent --acp`): mini-agent as an Agent Client Protocol agent on stdin/stdout, for
+// editors (Zed, JetBrains, Neovim, Emacs). The official SDK does the JSON-RPC (framing, ids,
+// params validation, "method not found"); this file answers its methods with sessions of the app
+// layer, several per process, each holding its own session file lock. stdout belongs to the
+// protocol alone: anything else written to it goes to stderr. EOF ends the process once open runs
+// have settled (exit 0); SIGTERM aborts them and exits 143 (SIGINT: 130).
+import { Readable } from 'node:stream';
+import { isAbsolute } from 'node:path';
+import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentConnection, type AnyMessage, type McpServer, type Stream } from '@agentclientprotocol/sdk';
+import type { CreateAgentOptions, SessionChoice } from '../app/types.js';
+import { AcpSession, loadApp, type SessionDeps } from './acp-session.js';
+import { mcpServersConfig, modeState } from './updates.js';
+
+export const EXIT_ACP = { ok: 0, usage: 2, sigint: 130, sigterm: 143 } as const;
+
+/** The oldest ACP protocol version we speak (the SDK's PROTOCOL_VERSION is the newest). */
+const MIN_PROTOCOL_VERSION = 1;
+
+export interface AcpOptions {
+  /** What every session starts from (the shared flags); the client chooses the workspace and session. */
+  agent: Omit<CreateAgentOptions, 'session' | 'cwd' | 'onPermissionRequest' | 'fileAccess' | 'mcpServers' | 'branch' | 'fork'>;
+  /** --no-session: sessions are kept in memory (session/load cannot find them later). */
+  memory?: boolean;
+  /** Log each message's method and id (never its params: they can carry keys) and each run's end. */
+  verbose?: boolean;
+  version: string;
+}
+
+export interface AcpIo {
+  input: ReadableStream<Uint8Array>;
+  output: WritableStream<Uint8Array>;
+  /** A diagnostic line for humans (stderr). */
+  log(text: string): void;
+}
+
+/**
+ * The process version: takes over stdout for the protocol (every other stdout write goes to
+ * stderr), and resolves with the exit code once stdout is flushed.
+ */
+export async function runAcpProcess(options: AcpOptions): Promise<number> {
+  const stdout = process.stdout;
+  const protocolWrite = stdout.write.bind(stdout) as (chunk: Uint8Array | string, done?: (err?: Error | null) => void) => boolean;
+  const toStderr = process.stderr.write.bind(process.stderr);
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  stdout.on('error', () => undefined); // the client went away: runs still settle and sessions stay valid
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve) => void protocolWrite(chunk, () => resolve())),
+  });
+  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+  const code = await serveAcp(options, { input, output, log: (text) => void toStderr(`mini-agent: ${text}\n`) });
+  await new Promise<void>((resolve) => void protocolWrite('', () => resolve()));
+  return code;
+}
+
+/** Serves ACP over `io` until the input ends or a signal arrives; resolves with the exit code. */
+export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
+  const sessions = new Map<string, AcpSession>();
+  const opening = new Set<Promise<unknown>>();
+  const clientFs = { read: false, write: false };
+  let connection: AgentConnection | undefined;
+  let finishing = false;
+  const deps: SessionDeps = {
+    client: () => connection!.client,
+    log: io.log,
+    verbose: options.verbose === true,
+    clientFs,
+  };
+
+  const find = (sessionId: string): AcpSession => {
+    const s = sessions.get(sessionId);
+    if (!s) throw RequestError.sessionNotFound(sessionId);
+    return s;
+  };
+
+  const open = async (choice: SessionChoice, cwd: string, mcp: readonly McpServer[]): Promise<AcpSession> => {
+    if (finishing) throw new RequestError(-32603, 'mini-agent is shutting down');
+    if (!isAbsolute(cwd)) throw new RequestError(-32602, `cwd must be an absolute path, got "${cwd}"`, { cwd });
+    const { servers, warnings } = mcpServersConfig(mcp);
+    for (const w of warnings) io.log(`warning: ${w}`);
+    const pending = AcpSession.open({ ...options.agent, cwd, session: choice, ...(Object.keys(servers).length ? { mcpServers: servers } : {}) }, deps);
+    opening.add(pending);
+    let session: AcpSession;
+    try {
+      session = await pending;
+    } finally {
+      opening.delete(pending);
+    }
+    if (finishing) {
+      await session.close();
+      throw new RequestError(-32603, 'mini-agent is shutting down');
+    }
+    sessions.set(session.id, session);
+    if (deps.verbose) io.log(`session ${session.id} open in ${session.cwd}`);
+    return session;
+  };
+
+  const app = acpAgent({ name: 'mini-agent' })
+    .onRequest('initialize', ({ params }) => {
+      if (params.protocolVersion < MIN_PROTOCOL_VERSION) throw RequestError.unsupportedProtocolVersion(params.protocolVersion, [PROTOCOL_VERSION]);
+      clientFs.read = params.clientCapabilities?.fs?.readTextFile === true;
+      clientFs.write = params.clientCapabilities?.fs?.writeTextFile === true;
+      // The app layer loads while the client reads this answer (a session needs it next).
+      setImmediate(() => void loadApp().catch(() => undefined));
+      if (deps.verbose) io.log(`client ${params.clientInfo?.name ?? '(unnamed)'} ${params.clientInfo?.version ?? ''}, protocol ${params.protocolVersion}, fs read ${clientFs.read}, write ${clientFs.write}`);
+      return {
+        // The newest version both sides speak: ours, or the client's when it is older.
+        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+          sessionCapabilities: { close: {} },
+        },
+        agentInfo: { name: 'mini-agent', title: 'mini-agent', version: options.version },
+        // Keys come from the environment and the config; a missing one fails the first prompt, with a message saying which.
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', async ({ params }) => {
+      const session = await open(options.memory ? 'memory' : 'new', params.cwd, params.mcpServers);
+      return { sessionId: session.id, modes: modeState(session.mode) };
+    })
+    .onRequest('session/load', async ({ params }) => {
+      // Already open in this process (the editor reloads its thread): replay that one, no second lock.
+      const session = sessions.get(params.sessionId) ?? (await open({ resume: params.sessionId }, params.cwd, params.mcpServers));
+      if (session.id !== params.sessionId) sessions.set(params.sessionId, session); // loaded by a prefix or name: answer to it too
+      await session.replay();
+      return { modes: modeState(session.mode) };
+    })
+    .onRequest('session/prompt', async ({ params, signal }) => {
+      const stopReason = await find(params.sessionId).prompt(params.prompt, signal, connection!.signal);
+      return { stopReason };
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest('session/set_mode', ({ params }) => {
+      find(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest('session/close', async ({ params }) => {
+      const session = find(params.sessionId);
+      for (const [key, s] of sessions) if (s === session) sessions.delete(key);
+      await session.close(); // aborts a run in progress, releases the lock
+      return {};
+    });
+
+  const raw = ndJsonStream(io.output, io.input);
+  connection = app.connect(deps.verbose ? tapped(raw, io.log) : raw);
+
+  return new Promise<number>((resolve) => {
+    const finish = async (code: number) => {
+      if (finishing) return;
+      finishing = true;
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      const open = () => [...new Set(sessions.values())];
+      if (code !== EXIT_ACP.ok) for (const s of open()) s.cancel();
+      await Promise.allSettled([...opening]);
+      // EOF: the runs in progress settle first (their session files stay valid; the client is gone).
+      await Promise.allSettled(open().map((s) => s.agent.idle()));
+      await Promise.allSettled(open().map((s) => s.close()));
+      sessions.clear();
+      connection!.close();
+      resolve(code);
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      io.log(`${signal} received, stopping`);
+      void finish(signal === 'SIGTERM' ? EXIT_ACP.sigterm : EXIT_ACP.sigint);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    void connection!.closed.then(() => finish(EXIT_ACP.ok));
+  });
+}
+
+/** The stream with every message's direction, method and id logged (--verbose); params never are. */
+function tapped(stream: Stream, log: (text: string) => void): Stream {
+  const describe = (m: unknown): string => {
+    const msg = m as { id?: unknown; method?: string; error?: { code: number; message: string } };
+    if (msg.method) return `${msg.method}${msg.id !== undefined ? ` #${String(msg.id)}` : ''}`;
+    return `response #${String(msg.id)}${msg.error ? ` error ${msg.error.code}: ${msg.error.message}` : ''}`;
+  };
+  const outgoing = new TransformStream<AnyMessage, AnyMessage>({
+    transform(m, controller) {
+      const method = (m as { method?: string }).method;
+      if (method !== 'session/update') log(`→ ${describe(m)}`); // updates are many: the run's end is logged instead
+      controller.enqueue(m);
+    },
+  });
+  void outgoing.readable.pipeTo(stream.writable).catch(() => undefined);
+  const incoming = stream.readable.pipeThrough(
+    new TransformStream<AnyMessage, AnyMessage>({
+      transform(m, controller) {
+        log(`← ${describe(m)}`);
+        controller.enqueue(m);
+      },
+    }),
+  );
+  return { readable: incoming, writable: outgoing.writable };
+}

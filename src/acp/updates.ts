@@ -1,0 +1,257 @@
+// The pure half of the ACP front end: how our events, tools, prompts, stop reasons and MCP
+// servers look in ACP's terms. Nothing here does I/O, so the mapping can be tested and benchmarked
+// alone; acp-session.ts does the sending (and the one impure part of a diff: reading the file).
+import { isAbsolute, resolve } from 'node:path';
+import type {
+  ContentBlock,
+  McpServer,
+  PermissionOption,
+  PermissionOptionKind,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+import type { AgentEvent, RunStopReason } from '../core/events.js';
+import type { TextContent } from '../core/types.js';
+
+/** The built-in tools and the kind of work each does, for the editor's icons and grouping. */
+const KINDS: Record<string, ToolKind> = {
+  read_file: 'read',
+  list_dir: 'read',
+  grep: 'search',
+  find: 'search',
+  write_file: 'edit',
+  edit_file: 'edit',
+  write_note: 'edit',
+  bash: 'execute',
+};
+
+/** Tools whose result carries a diff (old text → new text of one file). */
+export const DIFF_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'write_file']);
+
+/** The ACP kind of a tool: MCP tools (SERVER__TOOL) and anything unknown are `other`. */
+export function toolKind(name: string): ToolKind {
+  return Object.hasOwn(KINDS, name) ? KINDS[name] : 'other';
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** One line, at most `max` characters: titles show in a narrow panel. */
+function short(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : line.slice(0, max - 1) + '…';
+}
+
+/** A short human title for a call, e.g. "Read src/a.ts", "Run `npm test`", "everything: echo". */
+export function toolTitle(name: string, args: Record<string, unknown>): string {
+  const path = str(args.path);
+  switch (name) {
+    case 'read_file':
+      return `Read ${path ?? 'a file'}`;
+    case 'list_dir':
+      return `List ${path ?? '.'}`;
+    case 'grep':
+      return short(`Search ${JSON.stringify(str(args.pattern) ?? '')}${path ? ` in ${path}` : ''}${str(args.glob) ? ` (${args.glob})` : ''}`);
+    case 'find':
+      return short(`Find ${str(args.glob) ?? 'files'}${path ? ` in ${path}` : ''}`);
+    case 'write_file':
+      return `Write ${path ?? 'a file'}`;
+    case 'edit_file':
+      return `Edit ${path ?? 'a file'}`;
+    case 'write_note':
+      return `Note in ${path ?? 'a file'}`;
+    case 'bash':
+      return short(`Run \`${str(args.command) ?? ''}\``);
+  }
+  const sep = name.indexOf('__');
+  return sep > 0 ? `${name.slice(0, sep)}: ${name.slice(sep + 2)}` : name;
+}
+
+/**
+ * The files and folders a call touches, absolute (ACP wants absolute paths): the `path`
+ * argument resolved against the workspace; the workspace itself for a listing or search
+ * without one. MCP tools name no locations (their arguments mean what their server says).
+ */
+export function toolLocations(name: string, args: Record<string, unknown>, cwd: string): ToolCallLocation[] {
+  const kind = KINDS[name];
+  if (kind === undefined || kind === 'execute') return [];
+  const path = str(args.path);
+  if (path === undefined) return name === 'list_dir' || kind === 'search' ? [{ path: cwd }] : [];
+  const location: ToolCallLocation = { path: absolutePath(path, cwd) };
+  if (name === 'read_file' && typeof args.offset === 'number' && args.offset > 0) location.line = args.offset;
+  return [location];
+}
+
+export function absolutePath(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+const textOf = (content: readonly TextContent[]): string => content.map((c) => c.text).join('');
+
+/** A tool's text result as ACP tool-call content. */
+export function resultContent(content: readonly TextContent[]): ToolCallContent[] {
+  const text = textOf(content);
+  return text === '' ? [] : [{ type: 'content', content: { type: 'text', text } }];
+}
+
+/** The `tool_call` update that opens a call (pending until the permission check lets it run). */
+export function toolCallUpdate(toolCallId: string, name: string, args: Record<string, unknown>, cwd: string): SessionUpdate {
+  return { sessionUpdate: 'tool_call', toolCallId, title: toolTitle(name, args), kind: toolKind(name), status: 'pending', locations: toolLocations(name, args, cwd), rawInput: args };
+}
+
+/**
+ * The session/update for one of our events, or null for the events ACP has no place for (turns,
+ * usage, queues, compaction: the RPC mode shows those). tool_end is mapped without its diff;
+ * the session adds one for edit_file and write_file.
+ */
+export function eventToUpdate(event: AgentEvent, cwd: string): SessionUpdate | null {
+  switch (event.type) {
+    case 'text_delta':
+      return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta } };
+    case 'thinking_delta':
+      return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta } };
+    case 'tool_start':
+      return toolCallUpdate(event.toolCallId, event.name, event.arguments, cwd);
+    case 'permission_decision':
+      // Allowed: it runs now. Denied: tool_end follows at once with the refusal as a failure.
+      return event.decision === 'allow' ? { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: 'in_progress' } : null;
+    case 'tool_end':
+      return { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: event.result.isError ? 'failed' : 'completed', content: resultContent(event.result.content) };
+    default:
+      return null;
+  }
+}
+
+/** A diff entry for a file a tool changed; `oldText` null: the file did not exist before. */
+export function diffContent(path: string, oldText: string | null, newText: string): ToolCallContent {
+  return { type: 'diff', path, oldText, newText };
+}
+
+/** How our run ended in ACP's words, or 'error' (a failed run answers the prompt with an error). */
+export function stopReasonOf(reason: RunStopReason): StopReason | 'error' {
+  switch (reason) {
+    case 'completed':
+      return 'end_turn';
+    case 'max_turns':
+    case 'loop_detected':
+      return 'max_turn_requests';
+    case 'refused':
+      return 'refusal';
+    case 'aborted':
+      return 'cancelled';
+    case 'error':
+      return 'error';
+  }
+}
+
+/**
+ * The prompt's content blocks as one user message: text as is, an embedded resource as its text
+ * fenced under its URI, a resource link as a line naming it (the model can read it with its
+ * tools). Images and audio are not advertised, so a client does not send them; if one does, a
+ * line says what was left out rather than dropping it silently.
+ */
+export function promptText(blocks: readonly ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text);
+        break;
+      case 'resource': {
+        const r = block.resource;
+        if ('text' in r) parts.push(`Context from ${r.uri}:\n${fence(r.text)}`);
+        else parts.push(`[binary resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''} left out: only text is supported]`);
+        break;
+      }
+      case 'resource_link':
+        parts.push(`[${block.title ?? block.name}](${block.uri})${block.description ? `: ${block.description}` : ''}`);
+        break;
+      default:
+        parts.push(`[${block.type} content left out: only text is supported]`);
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/** A Markdown fence longer than any backtick run in `text`, so the text cannot close it. */
+function fence(text: string): string {
+  let longest = 2;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}`;
+}
+
+/**
+ * The client's MCP servers in the config's `mcpServers` shape. Names become valid server names
+ * (letters, digits, _ and -, no "__", which separates server and tool in tool names), unique in
+ * the list. SSE servers are not supported by our MCP client: they are left out, each with a
+ * warning (we do not advertise SSE, so a client should not send them).
+ */
+export function mcpServersConfig(servers: readonly McpServer[]): { servers: Record<string, unknown>; warnings: string[] } {
+  const out: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const server of servers) {
+    if ('type' in server && server.type === 'sse') {
+      warnings.push(`MCP server "${server.name}" uses SSE, which mini-agent does not support; it was left out (use its streamable HTTP endpoint)`);
+      continue;
+    }
+    let name = serverName(server.name);
+    for (let n = 2; Object.hasOwn(out, name); n++) name = `${serverName(server.name)}-${n}`;
+    out[name] =
+      'type' in server && server.type === 'http'
+        ? { type: 'http', url: server.url, headers: pairs(server.headers) }
+        : { command: server.command, args: server.args, env: pairs(server.env) };
+  }
+  return { servers: out, warnings };
+}
+
+/** A server name as our config accepts it: /^[A-Za-z0-9_-]+$/ without "__". */
+export function serverName(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/_{2,}/g, '_').replace(/^-+|-+$/g, '');
+  return clean === '' ? 'mcp' : clean;
+}
+
+function pairs(list: readonly { name: string; value: string }[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of list ?? []) out[name] = value;
+  return out;
+}
+
+/** What session/request_permission offers, in ACP's four kinds (the option id is the kind). */
+export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Allow always (this session)', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+  { optionId: 'reject_always', name: 'Reject always (this session)', kind: 'reject_always' },
+];
+
+/** The client's choice as our answer; `rejectAlways` tells the session to remember the refusal. */
+export function permissionAnswer(outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string }): { decision: 'allow' | 'always' | 'deny'; rejectAlways: boolean } {
+  if (outcome.outcome !== 'selected') return { decision: 'deny', rejectAlways: false };
+  const kind = outcome.optionId as PermissionOptionKind;
+  if (kind === 'allow_once') return { decision: 'allow', rejectAlways: false };
+  if (kind === 'allow_always') return { decision: 'always', rejectAlways: false };
+  return { decision: 'deny', rejectAlways: kind === 'reject_always' };
+}
+
+/** Our permission presets as ACP session modes (the ids are a contract: see the issue's names). */
+export const MODE_IDS = ['default', 'accept-edits', 'read-only'] as const;
+export type ModeId = (typeof MODE_IDS)[number];
+
+export function isModeId(id: string): id is ModeId {
+  return (MODE_IDS as readonly string[]).includes(id);
+}
+
+export function modeState(current: ModeId): SessionModeState {
+  return {
+    currentModeId: current,
+    availableModes: [
+      { id: 'default', name: 'Default', description: 'The permission policy as configured: commands ask, edits inside the workspace run' },
+      { id: 'accept-edits', name: 'Accept edits', description: 'File changes the policy would ask about (in --allow-path folders) are approved too; commands still ask' },
+      { id: 'read-only', name: 'Read only', description: 'Only tools that read run; edits and commands are refused' },
+    ],
+  };
+}
