@@ -166,6 +166,12 @@ for (const count of [10_000, 100_000]) {
   await acpBenchmarks({ root, work, report });
 }
 
+// ---- 12. The first turn: start-up and time to the first request (issue 14) ----
+{
+  const { firstTurnBenchmarks } = await import('./first-turn.mjs');
+  await firstTurnBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

@@ -14,6 +14,7 @@ import {
   type ToolCall,
   type Usage,
 } from '../core/types.js';
+import { mark, markNext } from '../core/timings.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
 import { projectMessages } from '../session/projector.js';
@@ -104,6 +105,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     systemPrompt = prepared.systemPrompt;
     for (const message of prepared.warnings) emit({ type: 'warning', message });
   }
+  mark('prepared');
 
   const finish = (stopReason: RunStopReason, error: ModelError | null = null): RunOutcome => {
     outcome.stopReason = stopReason;
@@ -212,6 +214,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       const stopAt = times.findIndex((n) => n >= guard.stopAfter);
       const run = stopAt < 0 ? calls : calls.slice(0, stopAt);
       await executeCalls(run, turn, opts, signal, outcome, (i, result) => (times[i] >= guard.warnAfter ? withWarning(result, repeatWarning(calls[i].name, times[i], guard)) : result));
+      markNext('tool#_done');
       if (stopAt >= 0) {
         const looping = calls[stopAt];
         const why = `the same call (${looping.name} with the same arguments) was made ${times[stopAt]} times in a row`;
@@ -223,6 +226,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       }
     }
     store.sync(); // durable before anyone hears the turn ended
+    markNext('turn#_end');
     emit({ type: 'turn_end', turn, toolCalls: calls.length });
   }
 }

@@ -2,6 +2,7 @@
 // session gets its model first (a wrong key fails before a file is created); an existing one is
 // opened first, because it may have switched models (a model_change entry) and a resume continues
 // with the last one unless the caller chose a model.
+import { mark } from '../core/timings.js';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import { UnavailableModel } from '../model/unavailable.js';
@@ -18,11 +19,16 @@ export interface Started {
 }
 
 export async function startModelAndSession(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, resolved: Resolved): Promise<Started> {
-  const open = () => openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
+  const open = () => {
+    const opened = openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
+    mark('session');
+    return opened;
+  };
   const pinned = options.provider !== undefined || options.model !== undefined || options.script !== undefined || options.modelAdapter !== undefined;
   const existing = options.session !== undefined && options.session !== 'new' && options.session !== 'memory';
   if (pinned || !existing) {
     const model = options.modelAdapter ?? (await modelOrDeferred(options, resolved, () => createModel({ script: options.script, record: options.record, cwd }, resolved)));
+    mark('model');
     return { resolved, model, opened: open() };
   }
   const opened = open();
@@ -91,7 +97,9 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     contextFiles: o.contextFiles,
   };
   try {
-    return loadConfig(cwd, env, flags);
+    const resolved = loadConfig(cwd, env, flags);
+    mark('config'); // the first resolution only: createAgent's
+    return resolved;
   } catch (err) {
     if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
     return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined });

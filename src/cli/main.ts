@@ -5,6 +5,12 @@ import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { guarded } from './guard.js';
 
+// MINI_AGENT_TIMINGS=FILE (core/timings.ts): start-up marks. Their module loads only when asked
+// for, so that without the variable (and for --version) the cost is this one check.
+const startedAt = performance.now();
+const timings = process.env.MINI_AGENT_TIMINGS ? await import('../core/timings.js') : undefined;
+timings?.mark('main', startedAt);
+
 declare const __MINI_AGENT_VERSION__: string | undefined;
 export const VERSION = typeof __MINI_AGENT_VERSION__ === 'string' ? __MINI_AGENT_VERSION__ : '0.0.0-dev';
 
@@ -91,6 +97,7 @@ function wantsConversation(args: Extract<CliArgs, { command: 'run' }>): boolean 
 
 main(process.argv.slice(2)).then(
   (code) => {
+    timings?.mark('done');
     // Let pending output drain instead of calling process.exit().
     process.exitCode = code;
   },

@@ -10,6 +10,7 @@ import { isTrusted } from '../extensions/trust.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
+import { mark } from '../core/timings.js';
 import { openPrivateFile } from '../session/private-fs.js';
 import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
@@ -18,6 +19,7 @@ import { EXIT } from './exit-codes.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {
+  mark('modules');
   const cwd = process.cwd();
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
   // code 2 in main.ts; nothing has run yet.
@@ -29,6 +31,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // On a terminal, a call that needs approval is asked about; without one it is refused (the gate says how to allow it).
   const onPermissionRequest = process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr) : undefined;
   const agent = await createAgent({ cwd, env: process.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft ? { branch: undefined } : {}) });
+  mark('agent');
   if (args.summarizeLeft) {
     const left = await agent.session.branchWithSummary(args.agent.branch!);
     if (!left.ok) {

@@ -2,6 +2,7 @@
 // Ollama, vLLM, llama.cpp... The SDK is imported lazily on the first request, so that commands
 // which never talk to a model (e.g. `--version`) do not load it.
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { mark, markNext } from '../core/timings.js';
 import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
@@ -43,6 +44,7 @@ class OpenAIAdapter implements ModelAdapter {
     const { cfg, deps } = this;
     const client = (async () => {
       const sdk = await (deps.loadSdk ?? (() => import('openai')))();
+      mark('sdk');
       return new sdk.OpenAI({
         apiKey: cfg.apiKey ?? 'not-needed',
         baseURL: cfg.baseUrl,
@@ -71,10 +73,12 @@ class OpenAIAdapter implements ModelAdapter {
     let failure: unknown;
     try {
       const client = (await this.getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
+      markNext('request#');
       const stream = await client.chat.completions.create(toOpenAIRequest(request, this.cfg), { signal: link.signal });
       for await (const chunk of stream) {
         for (const event of acc.push(chunk)) yield event;
       }
+      markNext('response#_done');
     } catch (err) {
       failure = err;
     } finally {
