@@ -95,11 +95,25 @@ function wantsConversation(args: Extract<CliArgs, { command: 'run' }>): boolean 
   return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.skills.length === 0 && args.agent.branch === undefined && args.agent.fork === undefined;
 }
 
+/** Resolves once what was written to `stream` has been handed to the OS (at most 2 s: a reader that went away must not keep us). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    timer.unref();
+    stream.write('', () => (clearTimeout(timer), resolve()));
+  });
+}
+
 main(process.argv.slice(2)).then(
-  (code) => {
+  async (code) => {
     timings?.mark('done');
-    // Let pending output drain instead of calling process.exit().
+    // Exit as soon as the output is out. Waiting for the event loop to empty costs ~170 ms after
+    // a run: V8 keeps optimizing undici's WebAssembly HTTP parser (fetch's) in the background, and
+    // Node waits for it. Everything of ours is closed by now (the session, its lock, MCP servers).
     process.exitCode = code;
+    await Promise.all([drained(process.stdout), drained(process.stderr)]);
+    process.exit(code);
   },
   (err: unknown) => {
     const verbose = process.argv.includes('--verbose');
