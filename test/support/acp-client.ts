@@ -46,7 +46,7 @@ export class AcpChild {
     this.home = opts.home ?? tempDir('mini-agent-home-');
     this.child = spawn(process.execPath, [BIN, '--acp', ...args], {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: this.home, MINI_AGENT_HOME: this.home, ...opts.env },
+      env: { PATH: process.env.PATH ?? '', HOME: this.home, MINI_AGENT_HOME: this.home, MINI_AGENT_NO_COMPILE_CACHE: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));

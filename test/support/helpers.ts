@@ -68,7 +68,7 @@ export function runCli(args: string[], opts: CliOptions): Promise<CliResult> {
     const command = opts.umask === undefined ? [process.execPath, BIN, ...args] : ['/bin/sh', '-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args];
     const child = spawn(command[0], command.slice(1), {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, ...opts.env },
+      env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, MINI_AGENT_NO_COMPILE_CACHE: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -30,7 +30,7 @@ export class RpcClient {
     const command = opts.command ?? [process.execPath, BIN, '--rpc', ...args];
     this.child = spawn(command[0], command.slice(1), {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, ...opts.env },
+      env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, MINI_AGENT_NO_COMPILE_CACHE: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => this.onStdout(d));

@@ -32,7 +32,7 @@ export class TmuxSession {
   ) {
     this.home = opts.home ?? tempDir('mini-agent-home-');
     this.exitFile = join(tempDir('mini-agent-tmux-'), 'exit');
-    const env = { TERM: 'xterm-256color', HOME: this.home, MINI_AGENT_HOME: this.home, LANG: 'C.UTF-8', ...opts.env };
+    const env = { TERM: 'xterm-256color', HOME: this.home, MINI_AGENT_HOME: this.home, MINI_AGENT_NO_COMPILE_CACHE: '1', LANG: 'C.UTF-8', ...opts.env };
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
     const command = [process.execPath, BIN, ...args].map(quote).join(' ') + (opts.stdin ? ` < ${quote(opts.stdin)}` : '');
