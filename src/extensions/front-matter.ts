@@ -1,16 +1,8 @@
 // Front matter of Markdown files (skills, prompt templates): a YAML block between `---` lines at
 // the very start, parsed with the `yaml` package. Pure: text in, fields out; a broken block is
-// an error message naming the problem, never an exception. The `yaml` package is loaded the first
-// time a file has front matter, not with the agent: most workspaces have none, and every start
-// would pay for it.
-import { createRequire } from 'node:module';
+// an error message naming the problem, never an exception.
+import { parse } from 'yaml';
 import { isPlainObject } from '../core/types.js';
-
-let yamlParse: ((text: string) => unknown) | undefined;
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
-  return yamlParse(text);
-}
 
 export interface FrontMatter {
   /** The fields (empty when the file has no front matter). */
@@ -32,7 +24,7 @@ export function parseFrontMatter(text: string): FrontMatter {
   const body = text.slice(m[0].length);
   let data: unknown;
   try {
-    data = parseYaml(m[1] ?? '') ?? {};
+    data = parse(m[1] ?? '') ?? {};
   } catch (err) {
     return { data: {}, body: text, error: `the front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
   }
