@@ -20,7 +20,7 @@ import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
 import { resolveFor, startModelAndSession } from './agent-start.js';
 import type { EffectiveConfig, Resolved } from './config.js';
-import { showConfig } from './config-show.js';
+import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -256,7 +256,7 @@ class AgentImpl implements Agent {
     return this.extensions.startAllServers();
   }
 
-  showConfig(): Array<{ key: string; value: unknown; source: string }> {
+  showConfig(): ConfigRow[] {
     this.check();
     // The model in use wins over the configured one: a --script run, or one changed by setModel.
     const { provider, id } = this.model;

@@ -18,14 +18,16 @@ export interface ExtensionSettings {
 export interface ExtensionInputs {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  user?: { file: string; data: { mcpServers?: unknown; contextFiles?: { enabled?: boolean; maxBytes?: number } } };
-  project?: { file: string; data: { mcpServers?: unknown; contextFiles?: { enabled?: boolean; maxBytes?: number } } };
+  user?: { file: string; data: { mcpServers?: unknown } };
+  project?: { file: string; data: { mcpServers?: unknown } };
   /** --mcp-config FILE (repeatable). */
   mcpConfig?: readonly string[];
   /** Servers given in code (the SDK's `mcpServers`, an editor's over ACP), in the config's shape. */
   mcpServers?: Record<string, unknown>;
   /** false: --no-context-files. */
   contextFiles?: boolean;
+  /** The merged `contextFiles` of the config files. */
+  merged?: unknown;
 }
 
 export function extensionSettings(inputs: ExtensionInputs, sources: Record<string, string>): ExtensionSettings {
@@ -44,20 +46,14 @@ export function extensionSettings(inputs: ExtensionInputs, sources: Record<strin
   if (inputs.mcpServers !== undefined) {
     layers.push(parseMcpServers(inputs.mcpServers, { source: 'the mcpServers option', scope: 'flag', env, baseDir: cwd }));
   }
-  const user = inputs.user?.data.contextFiles ?? {};
-  const project = inputs.project?.data.contextFiles ?? {};
-  const enabled = inputs.contextFiles === false ? false : (project.enabled ?? user.enabled ?? true);
-  sources['contextFiles.enabled'] =
-    inputs.contextFiles === false
-      ? 'flag --no-context-files'
-      : project.enabled !== undefined
-        ? `project config ${inputs.project!.file}`
-        : user.enabled !== undefined
-          ? `user config ${inputs.user!.file}`
-          : 'default';
-  const maxBytes = project.maxBytes ?? user.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES;
-  sources['contextFiles.maxBytes'] =
-    project.maxBytes !== undefined ? `project config ${inputs.project!.file}` : user.maxBytes !== undefined ? `user config ${inputs.user!.file}` : 'default';
+  // contextFiles follows the usual precedence: `merged` is the config files' layers already merged
+  // (mergeLayers in config.ts, with each value's source), and the flag comes on top.
+  const files = (isPlainObject(inputs.merged) ? inputs.merged : {}) as { enabled?: boolean; maxBytes?: number };
+  const enabled = inputs.contextFiles === false ? false : (files.enabled ?? true);
+  if (inputs.contextFiles === false) sources['contextFiles.enabled'] = 'flag --no-context-files';
+  sources['contextFiles.enabled'] ??= 'default';
+  const maxBytes = files.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES;
+  sources['contextFiles.maxBytes'] ??= 'default';
   return { mcpServers: mergeMcpServers(layers), contextFiles: { enabled, maxBytes } };
 }
 

@@ -10,10 +10,17 @@ export function redact(secret: string | undefined): string {
 }
 
 /** The lines of `--show-config`: every effective value with its source, keys redacted. */
-export function showConfig(resolved: Resolved): Array<{ key: string; value: unknown; source: string }> {
+/** One line of `--show-config`: a setting (or a context file, skill, server), its value and where it comes from. */
+export interface ConfigRow {
+  key: string;
+  value: unknown;
+  source: string;
+}
+
+export function showConfig(resolved: Resolved): ConfigRow[] {
   const c = resolved.config;
   const s = resolved.sources;
-  const rows: Array<{ key: string; value: unknown; source: string }> = [
+  const rows: ConfigRow[] = [
     { key: 'provider', value: c.provider, source: s.provider },
     { key: 'model', value: c.model, source: s.model },
     { key: 'baseUrl', value: c.baseUrl, source: s.baseUrl },

@@ -236,7 +236,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     ...toolSettings(inputs, v, sources),
-    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles }, sources),
+    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);

@@ -14,6 +14,7 @@ import { estimateTextTokens } from '../session/tokens.js';
 import type { CallAccess } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
+import type { ConfigRow } from './config-show.js';
 import { join } from 'node:path';
 
 export interface ExtensionsOptions {
@@ -23,13 +24,6 @@ export interface ExtensionsOptions {
   /** The workspace is trusted (or --trust-workspace): its own MCP servers may start. */
   trusted: boolean;
   clientVersion?: string;
-}
-
-/** One line of `--show-config`, `/status` and `agent.showConfig()`. */
-export interface ExtensionRow {
-  key: string;
-  value: unknown;
-  source: string;
 }
 
 export class AgentExtensions {
@@ -124,8 +118,8 @@ export class AgentExtensions {
   }
 
   /** The rows for `--show-config` and `/status`: each context file with its path and size, the skills, templates and servers. */
-  rows(): ExtensionRow[] {
-    const rows: ExtensionRow[] = [];
+  rows(): ConfigRow[] {
+    const rows: ConfigRow[] = [];
     const context = this.loadContext();
     if (!context) rows.push({ key: 'context files', value: '(off)', source: '--no-context-files, or contextFiles.enabled false in a config file' });
     else if (context.files.length === 0) rows.push({ key: 'context files', value: '(none found)', source: 'AGENTS.md or CLAUDE.md, home and root → workspace' });
@@ -138,8 +132,9 @@ export class AgentExtensions {
     }
     for (const s of this.skills) rows.push({ key: `skill ${s.name}`, value: s.file, source: `${s.source}, ~${estimateTextTokens(`- ${s.name}: ${s.description}`)} tokens in the system prompt` });
     for (const t of this.promptTemplates) rows.push({ key: `prompt template /${t.name}`, value: t.file, source: t.source });
+    const statuses = this.mcp?.status() ?? [];
     for (const server of this.opts.config.mcpServers) {
-      const status = this.mcp?.status().find((s) => s.name === server.name);
+      const status = statuses.find((s) => s.name === server.name);
       const state = !server.enabled ? 'disabled' : server.scope === 'project' && !this.opts.trusted ? 'not trusted: starts after `mini-agent trust`' : (status?.state ?? 'idle');
       const tools = status && status.tools.length > 0 ? `, ${status.tools.length} tools, ~${status.toolTokens.toLocaleString('en-US')} tokens` : '';
       // State first: /status cuts long lines at the terminal's width.

@@ -14,6 +14,7 @@ import type { PermissionCheck } from '../tools/registry.js';
 import type { PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './permission-gate.js';
 import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
+import type { ConfigRow } from './config-show.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
 
@@ -204,7 +205,7 @@ export interface Agent {
   /** Starts every MCP server that may start (a run starts those it needs by itself); one line per problem. */
   startMcpServers(): Promise<string[]>;
   /** The effective configuration, every value with where it came from (API keys redacted), as --show-config prints it. */
-  showConfig(): Array<{ key: string; value: unknown; source: string }>;
+  showConfig(): ConfigRow[];
   /** What the model would see now: the projection of the active path. */
   messages(): Message[];
   /**

@@ -2,7 +2,7 @@
 // own servers only when it is trusted), waits for each up to its startup timeout, and shows its
 // state, its tools and what their definitions cost in the context window; then stops them all.
 // Exit code 0 when every server that may start is ready, 1 when one failed (scripts can check).
-import { loadConfig } from '../app/config.js';
+import { resolveFor } from '../app/agent-start.js';
 import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
 import { isTrusted } from '../extensions/trust.js';
@@ -12,7 +12,8 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
   const cwd = process.cwd();
   const env = process.env;
   const a = args.agent;
-  const resolved = loadConfig(cwd, env, { provider: a.provider, model: a.model, tools: a.enabledTools, mcpConfig: a.mcpConfig, contextFiles: a.contextFiles });
+  // The same flags → configuration mapping as an agent's (every shared flag counts).
+  const resolved = resolveFor(a, cwd, env);
   const trusted = a.trustWorkspace === true || isTrusted(cwd, env);
   const extensions = new AgentExtensions({ cwd, env, config: resolved.config, trusted });
   const stop = () => void extensions.close().finally(() => process.exit(130));
