@@ -11,14 +11,14 @@ import { createAgent } from '../src/app/agent.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 describe('front matter', () => {
-  it('fields and body; none at all; broken YAML, an unclosed block and a list are errors, not exceptions', () => {
-    expect(parseFrontMatter('---\nname: review\ndescription: "Review: the diff"\n---\nBody $1\n')).toEqual({ data: { name: 'review', description: 'Review: the diff' }, body: 'Body $1\n' });
-    expect(parseFrontMatter('just text\n---\nnot front matter\n')).toEqual({ data: {}, body: 'just text\n---\nnot front matter\n' });
-    expect(parseFrontMatter('---\r\nname: x\r\n---\r\nbody')).toEqual({ data: { name: 'x' }, body: 'body' });
-    expect(parseFrontMatter('---\nname: [unclosed\n---\nbody').error).toMatch(/not valid YAML/);
-    expect(parseFrontMatter('---\nname: x\nbody without end').error).toMatch(/no closing ---/);
-    expect(parseFrontMatter('---\n- a\n- b\n---\nbody').error).toMatch(/mapping/);
-    expect(parseFrontMatter('---\n---\nbody')).toEqual({ data: {}, body: 'body' });
+  it('fields and body; none at all; broken YAML, an unclosed block and a list are errors, not exceptions', async () => {
+    expect(await parseFrontMatter('---\nname: review\ndescription: "Review: the diff"\n---\nBody $1\n')).toEqual({ data: { name: 'review', description: 'Review: the diff' }, body: 'Body $1\n' });
+    expect(await parseFrontMatter('just text\n---\nnot front matter\n')).toEqual({ data: {}, body: 'just text\n---\nnot front matter\n' });
+    expect(await parseFrontMatter('---\r\nname: x\r\n---\r\nbody')).toEqual({ data: { name: 'x' }, body: 'body' });
+    expect((await parseFrontMatter('---\nname: [unclosed\n---\nbody')).error).toMatch(/not valid YAML/);
+    expect((await parseFrontMatter('---\nname: x\nbody without end')).error).toMatch(/no closing ---/);
+    expect((await parseFrontMatter('---\n- a\n- b\n---\nbody')).error).toMatch(/mapping/);
+    expect(await parseFrontMatter('---\n---\nbody')).toEqual({ data: {}, body: 'body' });
   });
 });
 
@@ -48,7 +48,7 @@ describe('arguments', () => {
 });
 
 describe('discovery', () => {
-  it('the workspace and the home; a workspace template hides the user one; descriptions; bad files warned about by name', () => {
+  it('the workspace and the home; a workspace template hides the user one; descriptions; bad files warned about by name', async () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
     mkdirSync(join(cwd, '.mini-agent', 'prompts'), { recursive: true });
@@ -59,7 +59,7 @@ describe('discovery', () => {
     writeFileSync(join(home, 'prompts', 'broken.md'), '---\ndescription: [oops\n---\nStill usable.\n');
     writeFileSync(join(home, 'prompts', '-bad-name.md'), 'x');
     writeFileSync(join(home, 'prompts', 'notes.txt'), 'not a template');
-    const { templates, warnings } = loadPromptTemplates({ cwd, env: { MINI_AGENT_HOME: home } });
+    const { templates, warnings } = await loadPromptTemplates({ cwd, env: { MINI_AGENT_HOME: home } });
     expect(templates.map((t) => [t.name, t.source, t.description])).toEqual([
       ['broken', 'user', '---'],
       ['explain', 'user', 'Explain $ARGUMENTS simply.'],
@@ -75,8 +75,8 @@ describe('discovery', () => {
     expect(findTemplateCall('/explain', templates)?.args).toBe('');
   });
 
-  it('no folders: no templates and no warnings', () => {
-    expect(loadPromptTemplates({ cwd: tempDir(), env: { MINI_AGENT_HOME: tempDir('mini-agent-home-') } })).toEqual({ templates: [], warnings: [] });
+  it('no folders: no templates and no warnings', async () => {
+    expect(await loadPromptTemplates({ cwd: tempDir(), env: { MINI_AGENT_HOME: tempDir('mini-agent-home-') } })).toEqual({ templates: [], warnings: [] });
   });
 });
 

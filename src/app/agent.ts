@@ -41,7 +41,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const hooks = await loadHooks(resolved.config.hooks, { trusted, cwd });
   const started = await startModelAndSession(options, cwd, env, resolved);
   // MCP servers are only described here; they start when a run begins (never for commands that run no model).
-  const extensions = new AgentExtensions({ cwd, env, config: started.resolved.config, trusted });
+  const extensions = await AgentExtensions.load({ cwd, env, config: started.resolved.config, trusted });
   return new AgentImpl(options, cwd, env, started.resolved, started.model, started.opened, hooks, extensions);
 }
 

@@ -37,10 +37,18 @@ export class AgentExtensions {
   private readonly mcp: McpManager | undefined;
   private readonly told = new Set<string>();
 
-  constructor(private readonly opts: ExtensionsOptions) {
+  /** Reads the skills and prompt templates (their front matter may need the YAML parser, loaded only then). */
+  static async load(opts: ExtensionsOptions): Promise<AgentExtensions> {
+    const [skills, templates] = await Promise.all([loadSkills(opts), loadPromptTemplates(opts)]);
+    return new AgentExtensions(opts, skills, templates);
+  }
+
+  private constructor(
+    private readonly opts: ExtensionsOptions,
+    skills: { skills: Skill[]; warnings: string[] },
+    templates: { templates: PromptTemplate[]; warnings: string[] },
+  ) {
     const { cwd, env, config } = opts;
-    const skills = loadSkills({ cwd, env });
-    const templates = loadPromptTemplates({ cwd, env });
     this.skills = skills.skills;
     this.promptTemplates = templates.templates;
     this.warnings = [...skills.warnings, ...templates.warnings];

@@ -15,7 +15,7 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
   // The same flags → configuration mapping as an agent's (every shared flag counts).
   const resolved = resolveFor(a, cwd, env);
   const trusted = a.trustWorkspace === true || isTrusted(cwd, env);
-  const extensions = new AgentExtensions({ cwd, env, config: resolved.config, trusted });
+  const extensions = await AgentExtensions.load({ cwd, env, config: resolved.config, trusted });
   const stop = () => void extensions.close().finally(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -154,7 +154,7 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 }
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
-export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): number {
+export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
   const a = args.agent;
   const resolved = loadConfig(process.cwd(), process.env, {
     provider: a.provider,
@@ -174,7 +174,7 @@ export function showConfigCommand(args: { agent: AgentFlags; json: boolean }): n
   });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
-  const extensions = new AgentExtensions({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: a.trustWorkspace === true || isTrusted(process.cwd(), process.env) });
+  const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: a.trustWorkspace === true || isTrusted(process.cwd(), process.env) });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = [...showConfig(resolved), ...extensions.rows()];
   if (args.json) {

@@ -2,7 +2,8 @@
 // generated from it (`npm run docs:schema`), a test checks that the file is current
 // and that real runs emit only valid events, and the type assertions at the bottom
 // make the build fail if this schema and the TypeScript union in events.ts drift apart.
-import { Type, type Static, type TLiteral, type TUnion } from 'typebox';
+import { Type } from './type-builders.js';
+import type { Static, TLiteral, TUnion } from 'typebox';
 import type { AgentEvent } from './events.js';
 import type { AssistantMessage, ModelError, Usage } from './types.js';
 

@@ -1,7 +1,8 @@
 // Front matter of Markdown files (skills, prompt templates): a YAML block between `---` lines at
 // the very start, parsed with the `yaml` package. Pure: text in, fields out; a broken block is
-// an error message naming the problem, never an exception.
-import { parse } from 'yaml';
+// an error message naming the problem, never an exception. The `yaml` package (~260 KB bundled)
+// is imported only when a file has such a block, so that runs without skills or prompt templates
+// never load it (issue 14). A dynamic import, not a require: the bundler keeps it resolvable.
 import { isPlainObject } from '../core/types.js';
 
 export interface FrontMatter {
@@ -15,13 +16,14 @@ export interface FrontMatter {
 
 const BLOCK = /^\ufeff?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
-export function parseFrontMatter(text: string): FrontMatter {
+export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const m = BLOCK.exec(text);
   if (!m) {
     if (/^\ufeff?---[ \t]*\r?\n/.test(text)) return { data: {}, body: text, error: 'the front matter has no closing --- line' };
     return { data: {}, body: text };
   }
   const body = text.slice(m[0].length);
+  const parse = await yamlParser();
   let data: unknown;
   try {
     data = parse(m[1] ?? '') ?? {};
@@ -30,4 +32,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   }
   if (!isPlainObject(data)) return { data: {}, body: text, error: 'the front matter must be a mapping of fields (name: value)' };
   return { data, body };
+}
+
+/** yaml is CommonJS: Node's import gives its exports by name, a bundle's (esbuild) as `default`. */
+async function yamlParser(): Promise<(source: string) => unknown> {
+  const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  return typeof mod.parse === 'function' ? mod.parse : mod.default!.parse;
 }

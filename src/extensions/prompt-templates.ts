@@ -64,7 +64,7 @@ export function findTemplateCall(line: string, templates: readonly PromptTemplat
   return template ? { template, args: m[2] ?? '' } : undefined;
 }
 
-function readFolder(dir: string, source: PromptTemplate['source'], warnings: string[]): PromptTemplate[] {
+async function readFolder(dir: string, source: PromptTemplate['source'], warnings: string[]): Promise<PromptTemplate[]> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
@@ -87,7 +87,7 @@ function readFolder(dir: string, source: PromptTemplate['source'], warnings: str
       warnings.push(`prompt template ${file} was not read: ${(err as Error).message}`);
       continue;
     }
-    const fm = parseFrontMatter(text);
+    const fm = await parseFrontMatter(text);
     if (fm.error) warnings.push(`prompt template ${file}: ${fm.error}; the whole file is used as its text`);
     const d = fm.data.description;
     const firstLine = fm.body.trim().split('\n')[0] ?? '';
@@ -97,10 +97,10 @@ function readFolder(dir: string, source: PromptTemplate['source'], warnings: str
 }
 
 /** The templates of a workspace and of the user's home; a workspace template hides the user's of the same name. */
-export function loadPromptTemplates(opts: { cwd: string; env: NodeJS.ProcessEnv }): { templates: PromptTemplate[]; warnings: string[] } {
+export async function loadPromptTemplates(opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ templates: PromptTemplate[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const workspace = readFolder(join(opts.cwd, '.mini-agent', 'prompts'), 'workspace', warnings);
-  const user = readFolder(join(agentHome(opts.env), 'prompts'), 'user', warnings);
+  const workspace = await readFolder(join(opts.cwd, '.mini-agent', 'prompts'), 'workspace', warnings);
+  const user = await readFolder(join(agentHome(opts.env), 'prompts'), 'user', warnings);
   const taken = new Set(workspace.map((t) => t.name));
   return { templates: [...workspace, ...user.filter((t) => !taken.has(t.name))].sort((a, b) => a.name.localeCompare(b.name)), warnings };
 }

@@ -51,7 +51,7 @@ export function checkSkillFields(data: Record<string, unknown>): string | undefi
   return undefined;
 }
 
-function readPlace(root: string, source: Skill['source'], warnings: string[]): Skill[] {
+async function readPlace(root: string, source: Skill['source'], warnings: string[]): Promise<Skill[]> {
   let entries: string[];
   try {
     entries = readdirSync(root).sort();
@@ -75,7 +75,7 @@ function readPlace(root: string, source: Skill['source'], warnings: string[]): S
       if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`skill ${file} was not read: ${(err as Error).message}`);
       continue;
     }
-    const fm = parseFrontMatter(text);
+    const fm = await parseFrontMatter(text);
     const problem = fm.error ?? (fm.body === text ? 'it has no front matter (a --- block with name and description)' : checkSkillFields(fm.data));
     if (problem) {
       warnings.push(`skill ${file} was skipped: ${problem}`);
@@ -97,10 +97,10 @@ function readPlace(root: string, source: Skill['source'], warnings: string[]): S
 }
 
 /** The skills of a workspace and of the user's home, sorted by name; a workspace skill hides the user's of the same name. */
-export function loadSkills(opts: { cwd: string; env: NodeJS.ProcessEnv }): { skills: Skill[]; warnings: string[] } {
+export async function loadSkills(opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ skills: Skill[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const workspace = readPlace(join(resolve(opts.cwd), '.mini-agent', 'skills'), 'workspace', warnings);
-  const user = readPlace(join(agentHome(opts.env), 'skills'), 'user', warnings);
+  const workspace = await readPlace(join(resolve(opts.cwd), '.mini-agent', 'skills'), 'workspace', warnings);
+  const user = await readPlace(join(agentHome(opts.env), 'skills'), 'user', warnings);
   const taken = new Set(workspace.map((s) => s.name));
   const skills = [...workspace, ...user.filter((s) => !taken.has(s.name))];
   return { skills: skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), warnings };

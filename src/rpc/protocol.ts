@@ -3,7 +3,8 @@
 // as `--json`) go out interleaved with the responses. Written with TypeBox: the command
 // parameters and results below are the types the handlers use, docs/rpc.schema.json is generated
 // from them, and a test validates every line of real sessions against it.
-import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static, TObject, TProperties, TSchema } from 'typebox';
 import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
 import { MessageSchema } from '../session/entry-schema.js';

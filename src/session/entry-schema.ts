@@ -2,7 +2,8 @@
 // docs/session.schema.json is generated from it (`npm run docs:schema`); a test checks the
 // file is current and that real session files validate; the assertions at the bottom fail the
 // build if this schema and the TypeScript types in entries.ts drift apart.
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { Assistant, CompactionReasonSchema, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { Message } from '../core/types.js';
 import type { SessionEntry, SessionHeader } from './entries.js';

@@ -7,7 +7,8 @@
 import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { scrubEnv, SECRET_SUFFIXES } from './env-scrub.js';
 import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';

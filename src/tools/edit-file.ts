@@ -9,8 +9,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { Type, type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { spanDiff } from './diff.js';
 import { closestRegion, hasLineNumberPrefixes, lineNumbers, locateEdits, stripLineNumberPrefixes, type Edit, type EditProblem, type Replacement, type Tolerance } from './edit-match.js';
 import { atomicWrite, clientRead, clientWrite, PathQueue } from './file-io.js';
@@ -41,8 +41,6 @@ const Params = Type.Object(
 type Args = Static<typeof Params>;
 
 export const MAX_EDIT_BYTES = 20 * 1024 * 1024;
-
-const checkEditList = Compile(EditList);
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -77,7 +75,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
     risk: 'write',
     paths: (args, ctx) => [resolveForWrite(ctx, args.path)],
     async execute(args, ctx) {
-      const edits = parseEdits(args.edits);
+      const edits = await parseEdits(args.edits);
       const target = resolveForWrite(ctx, args.path);
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
@@ -118,7 +116,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The edits as an array: given as one, or as the JSON-encoded array. */
-function parseEdits(value: Edit[] | string): Edit[] {
+async function parseEdits(value: Edit[] | string): Promise<Edit[]> {
   let edits: unknown = value;
   if (typeof value === 'string') {
     const shape = 'Pass the array itself: "edits": [{"oldText": "…", "newText": "…"}].';
@@ -127,8 +125,10 @@ function parseEdits(value: Edit[] | string): Edit[] {
     } catch (err) {
       throw new ToolError(`edits is a string, so it must be the JSON-encoded array of {oldText, newText} objects, but it is not valid JSON (${(err as Error).message}). ${shape}`);
     }
+    // The compiler loads only on this rare path (issue 14: nothing heavy at start-up).
+    const checkEditList = (await import('typebox/schema')).Compile(EditList);
     if (!checkEditList.Check(edits)) {
-      const first = [...checkEditList.Errors(edits)][0];
+      const first = checkEditList.Errors(edits)[1][0];
       const where = first ? ` (${first.instancePath ? `at ${first.instancePath}: ` : ''}${first.message})` : '';
       throw new ToolError(`edits is a string holding JSON, but not the array of {oldText, newText} objects it must encode${where}. ${shape}`);
     }

@@ -3,7 +3,8 @@
 // to the workspace root); one without '/' is matched against the name alone. A glob ending with
 // '/' matches folders only. Skips .git and what .gitignore ignores, never follows a symbolic
 // link (a link is listed as an entry of its own), and caps the list with a notice giving the total.
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';

@@ -7,7 +7,8 @@
 // NUL byte in the first 8 KB) are skipped, and so is what .gitignore ignores (walk.ts). Output is
 // capped by `limit` and by the byte and line caps, with a notice giving the exact counts.
 import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree, type SearchRoot, type WalkStats } from './walk.js';

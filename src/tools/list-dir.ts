@@ -4,7 +4,8 @@
 // right before its contents). Skips .git and what .gitignore ignores, and says how many
 // entries that hid; caps the listing with a notice giving the total.
 import { readlinkSync } from 'node:fs';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';

@@ -10,7 +10,8 @@
 // through the client and windowed the same way (read-file-source.ts); details carry via: 'client'.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { clientRead } from './file-io.js';
 import { diskSource, memorySource, type ByteSource } from './read-file-source.js';
 import { readAt, type Encoding, type Line, type TextFile } from './read-file-tail.js';

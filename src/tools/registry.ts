@@ -1,6 +1,5 @@
 // The ToolRegistry: find → validate → hooks before → permission → execute → hooks after →
 // truncate → result. Every failure becomes an isError result that tells the model what went wrong.
-import { Compile } from 'typebox/compile';
 import type { EventBody } from '../core/events.js';
 import type { ToolCall, ToolSpec } from '../core/types.js';
 import { runAfterHooks, runBeforeHooks, type ToolHooks } from './hook-runner.js';
@@ -69,7 +68,8 @@ export interface CallAccess {
   paths: string[];
 }
 
-type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<{ instancePath: string; message: string; keyword: string }> };
+/** TypeBox's schema validator (typebox/schema): `Errors` gives [valid, errors]. */
+type Validator = { Check(value: unknown): boolean; Errors(value: unknown): [boolean, Array<{ instancePath: string; message: string; keyword: string }>] };
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -146,7 +146,7 @@ export class ToolRegistry {
         reason: 'invalid_json',
       });
     }
-    const problems = this.validate(tool, call.arguments);
+    const problems = await this.validate(tool, call.arguments);
     if (problems) {
       return errorResult(`Invalid arguments for tool "${call.name}":\n${problems}\nFix the arguments and call the tool again.`, {
         reason: 'invalid_arguments',
@@ -167,7 +167,7 @@ export class ToolRegistry {
       const before = await runBeforeHooks(this.options.hooks, call, tool.risk, toolCtx);
       if (before.blocked) return errorResult(`Tool "${call.name}" was blocked by ${before.blocked.hook}: ${before.blocked.reason}`, { reason: 'blocked_by_hook', hook: before.blocked.hook });
       if (before.rewrittenBy.length > 0) {
-        const again = this.validate(tool, before.arguments);
+        const again = await this.validate(tool, before.arguments);
         if (again) {
           return errorResult(`Tool "${call.name}" was not run: ${before.rewrittenBy.join(', ')} rewrote its arguments into invalid ones:\n${again}`, {
             reason: 'blocked_by_hook',
@@ -239,9 +239,13 @@ export class ToolRegistry {
     }
   }
 
-  private validate(tool: ToolDefinition, args: unknown): string | undefined {
+  private async validate(tool: ToolDefinition, args: unknown): Promise<string | undefined> {
     let validator = this.validators.get(tool);
     if (validator === undefined) {
+      // The validator loads at the first call, not at start-up (issue 14). It is TypeBox's JSON
+      // Schema engine (typebox/schema, ~120 KB bundled), without the value codecs that
+      // typebox/compile adds around it (~340 KB): the checks and the error messages are the same.
+      const { Compile } = await import('typebox/schema');
       try {
         // A schema from elsewhere (an MCP server) that points at another document, which TypeBox
         // would never match, or that it cannot compile at all: the tool checks its own arguments.
@@ -253,7 +257,7 @@ export class ToolRegistry {
     }
     if (validator === null || validator.Check(args)) return undefined;
     const lines = new Set<string>();
-    for (const e of validator.Errors(args)) {
+    for (const e of validator.Errors(args)[1]) {
       if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error
       const extra = e.keyword === 'additionalProperties' ? ` (${[(e as { params?: { additionalProperties?: string[] } }).params?.additionalProperties ?? []].flat().join(', ')})` : '';
       lines.add(`- ${e.instancePath === '' ? 'arguments' : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}${extra}`);

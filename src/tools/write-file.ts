@@ -6,7 +6,8 @@
 // (no temp file, no folders created: the client owns the file and how it is saved).
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { atomicWrite, clientWrite, PathQueue } from './file-io.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';

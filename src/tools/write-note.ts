@@ -2,7 +2,8 @@
 // Overwrites are atomic (temp file + rename); writes to one path are serialized (file-io.ts).
 import { appendFile, lstat, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Type, type Static } from 'typebox';
+import { Type } from '../core/type-builders.js';
+import type { Static } from 'typebox';
 import { atomicWrite, PathQueue } from './file-io.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
