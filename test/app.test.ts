@@ -294,10 +294,10 @@ describe('the agent', () => {
     const { make, cwd } = setup();
     const a = await make([{ text: 'exported answer' }]);
     await a.prompt('export me');
-    const path = a.session.export('md', 'out.md');
+    const path = await a.session.export('md', 'out.md');
     expect(path).toBe(join(cwd, 'out.md'));
     expect(readFileSync(path, 'utf8')).toContain('exported answer');
-    expect(a.session.export('jsonl').split('\n')[0]).toContain('"type":"session"');
+    expect((await a.session.export('jsonl')).split('\n')[0]).toContain('"type":"session"');
     await a.close();
   });
 

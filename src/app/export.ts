@@ -4,16 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../core/types.js';
-import { exportHtml } from '../session/export-html.js';
 import { exportJsonl, exportMarkdown } from '../session/export-text.js';
 import type { SessionStore } from '../session/store.js';
 
 export type ExportFormat = 'md' | 'html' | 'jsonl';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'html', 'jsonl'];
 
-export function exportText(store: SessionStore, format: ExportFormat): string {
+/** The HTML exporter (with marked, the Markdown lexer) loads only for an HTML export, never at start-up (issue 14). */
+export async function exportText(store: SessionStore, format: ExportFormat): Promise<string> {
   if (format === 'md') return exportMarkdown(store);
-  if (format === 'html') return exportHtml(store);
+  if (format === 'html') return (await import('../session/export-html.js')).exportHtml(store);
   if (format === 'jsonl') return exportJsonl(store);
   throw new UsageError(`the export format must be md, html or jsonl, got "${String(format)}"`);
 }

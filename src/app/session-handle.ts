@@ -11,7 +11,6 @@ import { treeJson } from '../session/tree-json.js';
 import { formatTree } from '../session/tree-text.js';
 import { collectFileLists, emptyFileLists } from '../session/file-lists.js';
 import { AgentError } from './errors.js';
-import { exportText, writeExport } from './export.js';
 import type { AgentSessionHandle } from './types.js';
 
 /** What a handle needs from its agent. */
@@ -106,9 +105,11 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
       if (!undone) throw new AgentError('invalid_argument', `session ${store.id} has no compaction on its active path`);
       return undone.leafId ?? '(before the first entry)';
     },
-    export(format, file) {
+    async export(format, file) {
       live('read');
-      const text = exportText(store, format);
+      // Loaded here, not at start-up: a run never exports (issue 14).
+      const { exportText, writeExport } = await import('./export.js');
+      const text = await exportText(store, format);
       if (file === undefined) return text;
       const target = resolve(host.cwd, file);
       writeExport(target, text);

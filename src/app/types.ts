@@ -141,7 +141,7 @@ export interface AgentSessionHandle {
   /** Sets (or with null clears) the session's display name. */
   setName(name: string | null): void;
   /** The session as Markdown, HTML or JSONL; with `file`, written there (atomically) and the path returned. */
-  export(format: ExportFormat, file?: string): string;
+  export(format: ExportFormat, file?: string): Promise<string>;
   /**
    * Moves to an entry and appends there a summary of the branch being left (from the common
    * ancestor to the old leaf), so its work is not forgotten. On failure nothing moves.

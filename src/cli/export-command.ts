@@ -4,10 +4,10 @@ import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from './exit-codes.js';
 
-export function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): number {
+export async function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): Promise<number> {
   const store = SessionStore.open(resolveSession(args.session, process.cwd()));
   for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
-  const text = exportText(store, args.format);
+  const text = await exportText(store, args.format);
   if (!args.output) {
     process.stdout.write(text);
     return EXIT.completed;

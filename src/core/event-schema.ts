@@ -15,7 +15,7 @@ const ToolCall = Type.Object({
   type: Type.Literal('toolCall'),
   id: Str,
   name: Str,
-  arguments: Type.Record(Type.String(), Type.Unknown()),
+  arguments: Type.UnknownRecord(),
   argumentsError: Type.Optional(Str),
   rawArguments: Type.Optional(Type.String({ description: 'the argument text as streamed, kept when it could not be parsed' })),
 });
@@ -120,7 +120,7 @@ export const AgentEventSchema = Type.Union(
       turn: Int,
       toolCallId: Str,
       name: Str,
-      arguments: Type.Record(Type.String(), Type.Unknown()),
+      arguments: Type.UnknownRecord(),
       rawArguments: Type.Optional(Str),
     }, 'A tool starts (a call with unparseable arguments is answered with an error; rawArguments holds what the model sent).'),
     ev('tool_end', {
@@ -130,7 +130,7 @@ export const AgentEventSchema = Type.Union(
       result: Type.Object({
         content: Type.Array(Text),
         isError: Type.Boolean(),
-        details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        details: Type.Optional(Type.UnknownRecord()),
       }),
       entryId: Str,
       durationMs: Type.Number(),
@@ -140,7 +140,7 @@ export const AgentEventSchema = Type.Union(
       requestId: Str,
       toolCallId: Str,
       tool: Str,
-      arguments: Type.Record(Type.String(), Type.Unknown()),
+      arguments: Type.UnknownRecord(),
       risk: lits('read', 'write', 'execute'),
       reason: Str,
       suggestedRule: Str,

@@ -195,11 +195,11 @@ const COMMANDS: Command[] = [
     names: ['export'],
     usage: '/export FILE',
     help: 'export the session (.md, .html or .jsonl, by the file name)',
-    run: (ctx, arg) => {
+    run: async (ctx, arg) => {
       const file = need(arg, '/export FILE');
       const ext = extname(file).slice(1).toLowerCase();
       const format: ExportFormat = ext === 'html' || ext === 'htm' ? 'html' : ext === 'jsonl' ? 'jsonl' : 'md';
-      ctx.print([ctx.paint.dim(`exported to ${ctx.agent.session.export(format, file)}`)]);
+      ctx.print([ctx.paint.dim(`exported to ${await ctx.agent.session.export(format, file)}`)]);
     },
   },
   {

@@ -70,8 +70,8 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
     }
     return { answered: true };
   },
-  export: (agent, p) => {
-    const path = agent.session.export(p.format, p.path);
+  export: async (agent, p) => {
+    const path = await agent.session.export(p.format, p.path);
     return { path, bytes: statSync(path).size };
   },
 };

@@ -18,7 +18,7 @@ const ToolResultMessage = Type.Object({
   toolName: Str,
   content: Type.Array(Text),
   isError: Type.Boolean(),
-  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  details: Type.Optional(Type.UnknownRecord()),
 });
 
 /** A message of the conversation, as stored and as projected for the model. */
