@@ -11,17 +11,32 @@ import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
 
+/** What the adapter uses of a client: the Messages resource, and per-request options. */
+export interface AnthropicClient {
+  messages: Pick<Anthropic['messages'], 'create'>;
+  withOptions(options: { logger?: unknown; logLevel?: 'error' | 'off' }): AnthropicClient;
+}
+
+/** A client constructor: the SDK's `Anthropic`, or one with the same options. */
+type AnthropicConstructor = new (options: NonNullable<ConstructorParameters<typeof Anthropic>[0]>) => AnthropicClient;
+
 export interface AnthropicAdapterDeps {
   /** A fetch implementation for the SDK (default: the global fetch); used by benchmarks. */
   fetch?: typeof fetch;
-  /** Loads the SDK (default: a dynamic import); benchmarks pass the copy they measure against. */
-  loadSdk?: () => Promise<{ default: typeof Anthropic }>;
+  /** Loads the SDK (default: the Messages client below); benchmarks pass the copy they measure against. */
+  loadSdk?: () => Promise<{ default: AnthropicConstructor }>;
+}
+
+/** The client by default: the SDK's base client with only the Messages resource (see anthropic-client.ts). */
+async function loadMessagesClient(): Promise<{ default: AnthropicConstructor }> {
+  const { MessagesClient } = await import('./anthropic-client.js');
+  return { default: MessagesClient as unknown as AnthropicConstructor };
 }
 
 export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapterDeps = {}): ModelAdapter {
-  let client: Promise<Anthropic> | undefined;
-  const getClient = (): Promise<Anthropic> => {
-    client ??= (deps.loadSdk ?? (() => import('@anthropic-ai/sdk')))().then(
+  let client: Promise<AnthropicClient> | undefined;
+  const getClient = (): Promise<AnthropicClient> => {
+    client ??= (deps.loadSdk ?? loadMessagesClient)().then(
       ({ default: SDK }) =>
         new SDK({
           // A key is always passed, so the SDK never falls back to env vars or credential files.
@@ -44,7 +59,7 @@ export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapte
   };
 }
 
-async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<Anthropic>, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<AnthropicClient>, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const acc = new Accumulator(cfg);
   const invalid = captureInvalidFrame();

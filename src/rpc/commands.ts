@@ -2,7 +2,7 @@
 // that returned the wrong shape would not compile). Handlers only call the application layer;
 // an error they throw becomes an error response with the error's kind.
 import { statSync } from 'node:fs';
-import { Compile } from 'typebox/schema';
+import { compileValidator, type SchemaValidator } from '../tools/schema-validator.js';
 import { AgentError } from '../app/errors.js';
 import type { Agent, AgentSessionHandle } from '../app/types.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
@@ -76,9 +76,7 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
   },
 };
 
-/** TypeBox's JSON Schema validator (typebox/schema, a third of typebox/compile's size): `Errors` gives [valid, errors]. */
-type Validator = { Check(value: unknown): boolean; Errors(value: unknown): [boolean, Array<{ instancePath: string; message: string; keyword: string; params?: unknown }>] };
-const validators = new Map<CommandType, Validator>();
+const validators = new Map<CommandType, SchemaValidator>();
 
 export function isCommandType(type: unknown): type is CommandType {
   return typeof type === 'string' && Object.hasOwn(COMMANDS, type);
@@ -88,12 +86,12 @@ export function isCommandType(type: unknown): type is CommandType {
 export function commandProblem(type: CommandType, value: unknown): string | undefined {
   let v = validators.get(type);
   if (!v) {
-    v = Compile(commandSchema(type) as never) as unknown as Validator;
+    v = compileValidator(commandSchema(type));
     validators.set(type, v);
   }
   if (v.Check(value)) return undefined;
   const problems = new Set<string>();
-  for (const e of v.Errors(value)[1]) {
+  for (const e of v.errors(value)) {
     if (e.keyword === 'boolean') continue;
     const extra = e.keyword === 'additionalProperties' ? ` (${[(e.params as { additionalProperties?: string[] })?.additionalProperties ?? []].flat().join(', ')})` : '';
     problems.add(`${e.instancePath === '' ? type : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}${extra}`);

@@ -126,9 +126,9 @@ async function parseEdits(value: Edit[] | string): Promise<Edit[]> {
       throw new ToolError(`edits is a string, so it must be the JSON-encoded array of {oldText, newText} objects, but it is not valid JSON (${(err as Error).message}). ${shape}`);
     }
     // The compiler loads only on this rare path (issue 14: nothing heavy at start-up).
-    const checkEditList = (await import('typebox/schema')).Compile(EditList);
+    const checkEditList = (await import('./schema-validator.js')).compileValidator(EditList);
     if (!checkEditList.Check(edits)) {
-      const first = checkEditList.Errors(edits)[1][0];
+      const first = checkEditList.errors(edits)[0];
       const where = first ? ` (${first.instancePath ? `at ${first.instancePath}: ` : ''}${first.message})` : '';
       throw new ToolError(`edits is a string holding JSON, but not the array of {oldText, newText} objects it must encode${where}. ${shape}`);
     }

@@ -2,6 +2,7 @@
 // truncate → result. Every failure becomes an isError result that tells the model what went wrong.
 import type { EventBody } from '../core/events.js';
 import type { ToolCall, ToolSpec } from '../core/types.js';
+import type { SchemaValidator } from './schema-validator.js';
 import { runAfterHooks, runBeforeHooks, type ToolHooks } from './hook-runner.js';
 import type { FileAccess, ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, truncateHead, type TruncateLimits } from './truncate.js';
@@ -68,13 +69,10 @@ export interface CallAccess {
   paths: string[];
 }
 
-/** TypeBox's schema validator (typebox/schema): `Errors` gives [valid, errors]. */
-type Validator = { Check(value: unknown): boolean; Errors(value: unknown): [boolean, Array<{ instancePath: string; message: string; keyword: string }>] };
-
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   /** By definition, not by name: a dynamic tool may come back with another schema. */
-  private readonly validators = new WeakMap<ToolDefinition, Validator | null>();
+  private readonly validators = new WeakMap<ToolDefinition, SchemaValidator | null>();
   private readonly limits: TruncateLimits;
 
   constructor(
@@ -242,14 +240,12 @@ export class ToolRegistry {
   private async validate(tool: ToolDefinition, args: unknown): Promise<string | undefined> {
     let validator = this.validators.get(tool);
     if (validator === undefined) {
-      // The validator loads at the first call, not at start-up (issue 14). It is TypeBox's JSON
-      // Schema engine (typebox/schema, ~120 KB bundled), without the value codecs that
-      // typebox/compile adds around it (~340 KB): the checks and the error messages are the same.
-      const { Compile } = await import('typebox/schema');
+      // The validator loads at the first call, not at start-up (issue 14).
+      const { compileValidator } = await import('./schema-validator.js');
       try {
         // A schema from elsewhere (an MCP server) that points at another document, which TypeBox
         // would never match, or that it cannot compile at all: the tool checks its own arguments.
-        validator = tool.source && /"\$ref":"(?!#)/.test(JSON.stringify(tool.parameters)) ? null : (Compile(tool.parameters as never) as unknown as Validator);
+        validator = tool.source && /"\$ref":"(?!#)/.test(JSON.stringify(tool.parameters)) ? null : compileValidator(tool.parameters);
       } catch {
         validator = null;
       }
@@ -257,7 +253,7 @@ export class ToolRegistry {
     }
     if (validator === null || validator.Check(args)) return undefined;
     const lines = new Set<string>();
-    for (const e of validator.Errors(args)[1]) {
+    for (const e of validator.errors(args)) {
       if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error
       const extra = e.keyword === 'additionalProperties' ? ` (${[(e as { params?: { additionalProperties?: string[] } }).params?.additionalProperties ?? []].flat().join(', ')})` : '';
       lines.add(`- ${e.instancePath === '' ? 'arguments' : e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}${extra}`);
