@@ -4,7 +4,7 @@
 // the runner asks `prepareRun` as each run begins, the registry asks `tools()` and `resultNote`.
 import type { Message } from '../core/types.js';
 import { contextSection, loadContextFiles, nestedContextTracker, type LoadedContext } from '../extensions/context-files.js';
-import { McpManager, type McpServerStatus } from '../extensions/mcp-client.js';
+import type { McpManager, McpServerStatus } from '../extensions/mcp-client.js';
 import { describeTransport } from '../extensions/mcp-tools.js';
 import { expandTemplate, findTemplateCall, loadPromptTemplates, type PromptTemplate } from '../extensions/prompt-templates.js';
 import { findSkillCall, loadSkills, skillMessage, skillsInConversation, skillsSection, type Skill } from '../extensions/skills.js';
@@ -34,28 +34,30 @@ export class AgentExtensions {
   /** Folders outside the workspace that read_file may read: the user's skills. */
   readonly readOnlyPaths: readonly string[];
   private readonly nested;
-  private readonly mcp: McpManager | undefined;
   private readonly told = new Set<string>();
 
   /** Reads the skills and prompt templates (their front matter may need the YAML parser, loaded only then). */
   static async load(opts: ExtensionsOptions): Promise<AgentExtensions> {
     const [skills, templates] = await Promise.all([loadSkills(opts), loadPromptTemplates(opts)]);
-    return new AgentExtensions(opts, skills, templates);
+    // The MCP client (and the SDK under it) loads only when servers are configured (issue 14).
+    const servers = opts.config.mcpServers;
+    const { cwd, env, trusted, clientVersion } = opts;
+    const mcp = servers.length > 0 ? new (await import('../extensions/mcp-client.js')).McpManager({ servers, trusted, cwd, env, clientName: 'mini-agent', clientVersion }) : undefined;
+    return new AgentExtensions(opts, skills, templates, mcp);
   }
 
   private constructor(
     private readonly opts: ExtensionsOptions,
     skills: { skills: Skill[]; warnings: string[] },
     templates: { templates: PromptTemplate[]; warnings: string[] },
+    private readonly mcp: McpManager | undefined,
   ) {
-    const { cwd, env, config } = opts;
+    const { cwd, env } = opts;
     this.skills = skills.skills;
     this.promptTemplates = templates.templates;
     this.warnings = [...skills.warnings, ...templates.warnings];
     this.readOnlyPaths = this.skills.some((s) => s.source === 'user') ? [join(agentHome(env), 'skills')] : [];
     this.nested = nestedContextTracker({ cwd });
-    const servers = config.mcpServers;
-    this.mcp = servers.length > 0 ? new McpManager({ servers, trusted: opts.trusted, cwd, env, clientName: 'mini-agent', clientVersion: opts.clientVersion }) : undefined;
   }
 
   /**

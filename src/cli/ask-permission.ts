@@ -1,7 +1,6 @@
 // Print mode on a terminal: a call that needs approval is put to the user on stderr, answered on
 // stdin: yes, no, or always (for the rest of the session). One question at a time; a stopped run
 // (Ctrl-C) withdraws the question. Without a terminal there is no asker: the gate refuses instead.
-import { createInterface } from 'node:readline';
 import type { PermissionAsker, PermissionReply, PermissionRequest } from '../app/permission-gate.js';
 import { preview } from '../core/types.js';
 
@@ -21,8 +20,10 @@ function what(request: PermissionRequest): string {
   return `${request.tool} wants to run with ${preview(JSON.stringify(a), 200)}`;
 }
 
-function ask(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, request: PermissionRequest): Promise<PermissionReply> {
-  if (request.signal.aborted) return Promise.resolve('deny');
+async function ask(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, request: PermissionRequest): Promise<PermissionReply> {
+  if (request.signal.aborted) return 'deny';
+  const { createInterface } = await import('node:readline'); // only when a question is asked (issue 14)
+  if (request.signal.aborted) return 'deny';
   return new Promise((resolve) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;

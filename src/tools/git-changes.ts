@@ -4,7 +4,6 @@
 // Compaction's file lists read them from the result's details. A file changed and then restored,
 // or one git ignores, is not seen; without git, outside a repository, or when git takes too long,
 // there is no snapshot and nothing is reported.
-import { execFile } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
@@ -13,7 +12,8 @@ export type GitSnapshot = Map<string, string>;
 
 const GIT_TIMEOUT_MS = 2000;
 
-function git(cwd: string, args: string[]): Promise<string | undefined> {
+async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  const { execFile } = await import('node:child_process'); // not at start-up (issue 14)
   return new Promise((resolve) => {
     execFile(
       'git',

@@ -7,7 +7,6 @@
 // group (a background child) is stopped at once. A timeout, an abort, or the caller's limit check
 // (polled while the command runs) stops the group: SIGTERM, then SIGKILL after a grace period.
 // Known limit: a process that leaves the group (setsid, a daemon) is not seen.
-import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -152,7 +151,9 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type StopReason = 'timeout' | 'abort' | 'limit';
 
 /** Starts the shell; rejects with the spawn error (a missing cwd, no such shell, too many processes). */
-function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
+async function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
+  // node:child_process (with net and dgram under it, ~5 ms) loads at the first command, not at start-up (issue 14).
+  const { spawn } = await import('node:child_process');
   const child = spawn(o.shell, ['-c', o.command], {
     cwd: o.cwd,
     env: o.env,
