@@ -279,7 +279,9 @@ export async function firstTurnBenchmarks({ root, work, report }) {
   const floor = (transport) => (prompt) => runOnce(server, [agentFile, server.url, join(work, `ft-${transport}-sessions`), transport, prompt], { cwd, env, timings, expect: ANSWER });
   // The floor the issue names is the fetch agent. The same agent on node:http is shown beside it
   // (no target): Node's fetch loads undici on the first request and, at exit, waits for V8 to
-  // finish optimizing undici's WebAssembly HTTP parser; this column shows what that costs.
+  // finish optimizing undici's WebAssembly HTTP parser; this column shows what that costs. On
+  // Node 22 and 24, importing node:http loads undici too, so both floors pay it before `main`
+  // (their "main" row is late) and mini-agent, which imports neither, pays it at its first request.
   const fetchAgent = floor('fetch');
   const httpAgent = floor('http');
   const bare = () => runOnce(server, ['-e', '0'], { cwd, env: process.env });
