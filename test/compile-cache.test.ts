@@ -24,16 +24,20 @@ describe('the compile cache', () => {
   it(`${hasCache ? 'is kept in the home, private' : 'Node 20 has none: nothing is written'}; never for a home that does not exist, --no-session or MINI_AGENT_NO_COMPILE_CACHE`, () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ text: 'one' }, { text: 'two' }]);
+    // --version is answered before the cache is set up (bin/mini-agent): it creates nothing.
     const missing = join(tempDir(), 'home');
     run(['--version'], cwd, missing);
     expect(existsSync(missing)).toBe(false);
+    // A run creates its home (for the session), but the cache only in a home that existed before.
+    run(['--script', script, 'hi'], cwd, missing);
+    expect(existsSync(join(missing, 'cache'))).toBe(false);
 
     const noSession = tempDir('mini-agent-home-');
     run(['--no-session', '--script', script, 'hi'], cwd, noSession);
     expect(entries(noSession)).toEqual([]);
     const optedOut = tempDir('mini-agent-home-');
-    run(['--version'], cwd, optedOut, { MINI_AGENT_NO_COMPILE_CACHE: '1' });
-    expect(entries(optedOut)).toEqual([]);
+    run(['--script', script, 'hi'], cwd, optedOut, { MINI_AGENT_NO_COMPILE_CACHE: '1' });
+    expect(existsSync(join(optedOut, 'cache'))).toBe(false);
 
     const home = tempDir('mini-agent-home-');
     run(['--script', script, 'hi'], cwd, home);
