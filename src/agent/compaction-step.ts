@@ -27,7 +27,8 @@ export async function compactBeforeRequest(ctx: CompactionStepContext): Promise<
   const c = ctx.compaction;
   if (!c?.enabled) return null;
   const path = ctx.store.activePath();
-  const tokens = contextTokens(path, projectMessages(path), { systemPrompt: ctx.systemPrompt, tools: ctx.tools }).tokens;
+  // Projected only when no usage calibrates the estimate: the loop projects again for the request.
+  const tokens = contextTokens(path, () => projectMessages(path), { systemPrompt: ctx.systemPrompt, tools: ctx.tools }).tokens;
   if (!shouldCompact(tokens, c.settings)) return null;
   const window = c.settings.contextWindow;
   if (!ctx.state.thresholdFailed) {

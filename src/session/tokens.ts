@@ -125,7 +125,8 @@ export interface ContextEstimate {
  */
 export function contextTokens(
   path: readonly (ContentEntry | SessionEntry)[],
-  projected: readonly Message[],
+  /** The messages the model would see, or a function giving them (called only when no usage calibrates the estimate). */
+  projected: readonly Message[] | (() => readonly Message[]),
   extra: { systemPrompt?: string; tools?: readonly ToolSpec[] } = {},
 ): ContextEstimate {
   for (let i = path.length - 1; i >= 0; i--) {
@@ -143,5 +144,5 @@ export function contextTokens(
     }
     return { tokens: counted + after, calibrated: true };
   }
-  return { tokens: estimateRequestTokens(projected, extra), calibrated: false };
+  return { tokens: estimateRequestTokens(typeof projected === 'function' ? projected() : projected, extra), calibrated: false };
 }

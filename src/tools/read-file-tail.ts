@@ -27,6 +27,16 @@ const NEWLINE: Record<Encoding, Buffer> = {
 };
 
 /** Fills `buf` from file position `pos` (less only at the end of the file); returns the bytes read. */
+/**
+ * A read buffer for `bytes` bytes of a file: CHUNK at most, even, never zero-filled (only what a
+ * read returned is ever looked at). Most files a model reads are small: a 64 KB zero-filled
+ * buffer for each cost more than the read itself.
+ */
+function chunkFor(bytes: number): Buffer {
+  const even = Math.max(2, bytes + (bytes & 1));
+  return Buffer.allocUnsafe(Math.min(CHUNK, even));
+}
+
 export function readAt(fd: number, buf: Buffer, pos: number): number {
   let got = 0;
   while (got < buf.length) {
@@ -58,7 +68,7 @@ export interface Line {
  */
 export function* scanLines(file: TextFile, from: number, hold: number, signal: AbortSignal): Generator<Line> {
   const nl = NEWLINE[file.encoding];
-  const chunk = Buffer.alloc(CHUNK);
+  const chunk = chunkFor(file.size - from);
   let data = Buffer.alloc(0); // the file's bytes from position `base` up to `pos`
   let base = from;
   let pos = from;
@@ -104,7 +114,7 @@ export function* scanLines(file: TextFile, from: number, hold: number, signal: A
  */
 export function findLineFromEnd(file: TextFile, count: number, signal: AbortSignal): { start: number; lines: number } {
   const nl = NEWLINE[file.encoding];
-  const chunk = Buffer.alloc(CHUNK);
+  const chunk = chunkFor(file.size);
   let pos = file.size; // bytes from `pos` on have been searched
   const last = file.size - nl.length;
   if (last >= file.bom && isNewlineAt(file, last)) {
@@ -132,7 +142,7 @@ export function findLineFromEnd(file: TextFile, count: number, signal: AbortSign
 /** The newlines in bytes [from, to) of the file, `from` being a line start; for numbering the lines before `to`. */
 export function countNewlines(file: TextFile, from: number, to: number, signal: AbortSignal): number {
   const nl = NEWLINE[file.encoding];
-  const chunk = Buffer.alloc(CHUNK);
+  const chunk = chunkFor(to - from);
   let count = 0;
   for (let pos = from; pos < to; ) {
     if (signal.aborted) throw new ToolError('aborted');
