@@ -89,7 +89,7 @@ export function commandProblem(type: CommandType, value: unknown): string | unde
     v = compileValidator(commandSchema(type));
     validators.set(type, v);
   }
-  if (v.Check(value)) return undefined;
+  if (v.check(value)) return undefined;
   const problems = new Set<string>();
   for (const e of v.errors(value)) {
     if (e.keyword === 'boolean') continue;

@@ -127,7 +127,7 @@ async function parseEdits(value: Edit[] | string): Promise<Edit[]> {
     }
     // The compiler loads only on this rare path (issue 14: nothing heavy at start-up).
     const checkEditList = (await import('./schema-validator.js')).compileValidator(EditList);
-    if (!checkEditList.Check(edits)) {
+    if (!checkEditList.check(edits)) {
       const first = checkEditList.errors(edits)[0];
       const where = first ? ` (${first.instancePath ? `at ${first.instancePath}: ` : ''}${first.message})` : '';
       throw new ToolError(`edits is a string holding JSON, but not the array of {oldText, newText} objects it must encode${where}. ${shape}`);

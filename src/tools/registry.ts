@@ -251,7 +251,7 @@ export class ToolRegistry {
       }
       this.validators.set(tool, validator);
     }
-    if (validator === null || validator.Check(args)) return undefined;
+    if (validator === null || validator.check(args)) return undefined;
     const lines = new Set<string>();
     for (const e of validator.errors(args)) {
       if (e.keyword === 'boolean') continue; // "schema is false": repeated by the additionalProperties error

@@ -13,7 +13,7 @@ export interface ValidationError {
 }
 
 export interface SchemaValidator {
-  Check(value: unknown): boolean;
+  check(value: unknown): boolean;
   /** The errors for a value, in TypeBox's order (empty for a valid one). */
   errors(value: unknown): ValidationError[];
 }
@@ -21,5 +21,5 @@ export interface SchemaValidator {
 /** A compiled validator for `schema`; throws when TypeBox cannot compile it. */
 export function compileValidator(schema: unknown): SchemaValidator {
   const v = Compile(schema as never) as unknown as { Check(value: unknown): boolean; Errors(value: unknown): [boolean, ValidationError[]] };
-  return { Check: (value) => v.Check(value), errors: (value) => v.Errors(value)[1] };
+  return { check: (value) => v.Check(value), errors: (value) => v.Errors(value)[1] };
 }
