@@ -2,6 +2,7 @@
 // truncate → result. Every failure becomes an isError result that tells the model what went wrong.
 import type { EventBody } from '../core/events.js';
 import type { ToolCall, ToolSpec } from '../core/types.js';
+import { precompiledCheck, type ArgCheck } from './arg-checks.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { runAfterHooks, runBeforeHooks, type ToolHooks } from './hook-runner.js';
 import type { FileAccess, ToolContext, ToolDefinition, ToolOutput, ToolResult, ToolRisk } from './tool.js';
@@ -73,6 +74,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   /** By definition, not by name: a dynamic tool may come back with another schema. */
   private readonly validators = new WeakMap<ToolDefinition, SchemaValidator | null>();
+  /** The built-in tools' checks, generated at build time (arg-checks.ts); null: none for this schema. */
+  private readonly precompiled = new WeakMap<ToolDefinition, ArgCheck | null>();
   private readonly limits: TruncateLimits;
 
   constructor(
@@ -238,6 +241,9 @@ export class ToolRegistry {
   }
 
   private async validate(tool: ToolDefinition, args: unknown): Promise<string | undefined> {
+    let fast = this.precompiled.get(tool);
+    if (fast === undefined) this.precompiled.set(tool, (fast = precompiledCheck(tool.parameters) ?? null));
+    if (fast?.(args)) return undefined; // invalid: the validator below says why
     let validator = this.validators.get(tool);
     if (validator === undefined) {
       // The validator loads at the first call, not at start-up (issue 14).
