@@ -1,6 +1,7 @@
 // `--version` must stay fast: the CLI entry's static import graph holds no SDK, no TypeBox,
 // no agent code; everything heavy is behind a dynamic import.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,18 @@ describe('start-up', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mini-agent \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe('');
+  });
+
+  it('--version that cannot write its line says so in one line and exits 1 (a full disk), no stack trace', () => {
+    if (!existsSync('/dev/full')) return expect.fail('this test needs /dev/full (Linux)');
+    const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mini-agent');
+    const out = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [bin, '--version'], { stdio: ['ignore', out, 'pipe'], env: { ...process.env, MINI_AGENT_HOME: tempDir() }, encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe('mini-agent: cannot write to standard output: ENOSPC\n');
+    } finally {
+      closeSync(out);
+    }
   });
 });
