@@ -139,7 +139,7 @@ const answerReply = sseBody([chunk({ role: 'assistant', content: '' }), chunk({ 
  * arrived (the 'request' event: the first packet), on this process's performance clock.
  */
 async function startFakeOpenAI() {
-  const state = { toolTurns: 1, arrivals: [], url: '', close: async () => undefined };
+  const state = { toolTurns: 1, arrivals: [], connections: 0, url: '', close: async () => undefined };
   const sockets = new Set();
   const server = createServer((req, res) => {
     const at = performance.now();
@@ -162,7 +162,7 @@ async function startFakeOpenAI() {
       res.end(done < state.toolTurns ? toolReply(done) : answerReply);
     });
   });
-  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  server.on('connection', (s) => (state.connections++, sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${server.address().port}/v1`;
   state.close = () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r())));
@@ -177,6 +177,7 @@ async function startFakeOpenAI() {
 function runOnce(server, args, { cwd, env, timings, expect }) {
   if (timings) rmSync(timings, { force: true });
   server.arrivals = [];
+  server.connections = 0;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -189,7 +190,7 @@ function runOnce(server, args, { cwd, env, timings, expect }) {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0 || (expect && !out.includes(expect))) return reject(new Error(`node ${args.join(' ')} exited ${code}\nstdout: ${out}\nstderr: ${err}`));
-      const run = { wall: exitAt - t0, arrivals: server.arrivals.map((a) => a - t0), marks: {} };
+      const run = { wall: exitAt - t0, arrivals: server.arrivals.map((a) => a - t0), connections: server.connections, marks: {} };
       if (timings) {
         const line = readFileSync(timings, 'utf8').trim().split('\n').pop();
         const { origin, ...marks } = JSON.parse(line);
@@ -306,6 +307,9 @@ export async function firstTurnBenchmarks({ root, work, report }) {
     report('spawn → first request byte', firstByte(a), 'node -e 0', node0, '≤ +25 ms', firstByte(a) <= node0 + 25);
     console.log(`  first request byte, after node -e 0's wall: mini-agent +${(firstByte(a) - node0).toFixed(1)} ms, fetch agent +${(firstByte(b) - node0).toFixed(1)} ms, http agent +${(firstByte(h) - node0).toFixed(1)} ms`);
     console.log(`  wall: http agent ${wall(h).toFixed(1)} ms (mini-agent ${(wall(a) / wall(h)).toFixed(2)}× that)`);
+    // Against a real provider each connection is a TCP and TLS handshake: one per run is the aim.
+    const conns = (runs) => median(runs.map((r) => r.connections));
+    console.log(`  connections per run (median): mini-agent ${conns(a)}, fetch agent ${conns(b)}, http agent ${conns(h)}`);
     console.log('\n' + phaseTable([['mini-agent', phaseMedians(a)], ['fetch agent', phaseMedians(b)], ['http agent', phaseMedians(h)]], node0) + '\n');
 
     // ---- 20 tool turns + the answer ----
@@ -321,6 +325,7 @@ export async function firstTurnBenchmarks({ root, work, report }) {
     const perTurn = (runs) => median(runs.map((r) => median(r.arrivals.slice(2).map((x, i) => x - r.arrivals[i + 1]))));
     const span = (runs) => median(runs.map((r) => r.arrivals[20] - r.arrivals[0]));
     console.log(`  per tool turn (request byte → next request byte, median): mini-agent ${perTurn(a21).toFixed(2)} ms, fetch agent ${perTurn(b21).toFixed(2)} ms, http agent ${perTurn(h21).toFixed(2)} ms`);
+    console.log(`  connections per run (median): mini-agent ${conns(a21)}, fetch agent ${conns(b21)}, http agent ${conns(h21)}`);
     console.log(`  request 1 → request 21: mini-agent ${span(a21).toFixed(1)} ms, fetch agent ${span(b21).toFixed(1)} ms, http agent ${span(h21).toFixed(1)} ms; wall: http agent ${wall(h21).toFixed(1)} ms`);
     const steps = ['send→byte', '→resp. done', '→tool done', '→fsynced', '→next req.'];
     console.log(`  per tool turn, by step (turns 2–20, median ms)\n    ${''.padEnd(14)}${steps.map((h) => h.padStart(13)).join('')}`);

@@ -84,8 +84,10 @@ describe.each([
     expect(end).toMatchObject({ name: 'read_file', result: { isError: false } });
     expect(end.result.content[0].text).toContain('hello world');
 
-    // The second request carries the tool result, tied to the call id.
+    // The second request carries the tool result, tied to the call id, over the same connection:
+    // the tool turn is quicker than the HTTP client's release of the first one (connection-reuse.ts).
     expect(server.requests).toHaveLength(2);
+    expect(server.connections).toBe(1);
     const body = server.requests[1].body;
     if (dialect === 'openai') {
       const tool = body.messages.find((m: { role: string }) => m.role === 'tool');

@@ -5,6 +5,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type Refusal, type StopReason, type TextContent, type ThinkingContent } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { toAnthropicRequest } from './anthropic-convert.js';
+import { afterConnectionRelease } from './connection-reuse.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
 import { computeCost, type AdapterConfig } from './models.js';
 import { parseToolCall } from './tool-call.js';
@@ -66,6 +67,7 @@ async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<Anth
   let thrown: { err: unknown } | undefined;
   try {
     const client = (await getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
+    await afterConnectionRelease();
     const stream = await client.messages.create(toAnthropicRequest(request, cfg), { signal });
     for await (const event of stream) {
       const out = acc.handle(event as unknown as RawEvent);

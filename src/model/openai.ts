@@ -5,6 +5,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { mark, markNext } from '../core/timings.js';
 import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
+import { afterConnectionRelease } from './connection-reuse.js';
 import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
 import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
@@ -73,6 +74,7 @@ class OpenAIAdapter implements ModelAdapter {
     let failure: unknown;
     try {
       const client = (await this.getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
+      await afterConnectionRelease();
       markNext('request#');
       const stream = await client.chat.completions.create(toOpenAIRequest(request, this.cfg), { signal: link.signal });
       for await (const chunk of stream) {

@@ -31,6 +31,8 @@ export interface TestServer {
   requests: RecordedRequest[];
   /** Requests whose connection the client closed before the response ended. */
   clientAborts: number;
+  /** TCP connections the clients opened. */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export type Handler = (req: RecordedRequest, index: number) => Reply | Promise<R
 /** Serves `handler`'s replies; an array of replies is served in order (the last one repeats). */
 export async function startServer(handler: Handler | Reply[]): Promise<TestServer> {
   const handle: Handler = Array.isArray(handler) ? (_r, i) => handler[Math.min(i, handler.length - 1)] : handler;
-  const state: TestServer = { url: '', requests: [], clientAborts: 0, close: async () => undefined };
+  const state: TestServer = { url: '', requests: [], clientAborts: 0, connections: 0, close: async () => undefined };
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer(async (req, res) => {
     const parts: Buffer[] = [];
@@ -62,6 +64,7 @@ export async function startServer(handler: Handler | Reply[]): Promise<TestServe
     finished = !reply.cut && reply.stallAfter === undefined;
   });
   server.on('connection', (s) => {
+    state.connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
