@@ -71,11 +71,22 @@ describe('input', () => {
     expect(users[0].message.content[0].text).toBe(`look at this: ${log}`);
   });
 
+  it('a long line and its Enter read in one chunk (typed while the process was busy) are sent, not taken for a paste', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'sent as typed' }]);
+    await t.waitFor(READY);
+    const line = 'a line typed while the terminal was busy, longer than any short command';
+    t.type(`${line}\r`); // one write: the text and its Enter arrive together
+    await t.waitFor(/sent as typed[\s\S]*scripted\/script/);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users.map((e) => e.message.content[0].text)).toEqual([line]);
+  });
+
   it('a trailing backslash continues the message on a new line', async (ctx) => {
     const { t } = start(ctx, [{ text: 'two lines received' }]);
     await t.waitFor(READY);
     t.type('first line \\');
     t.keys('Enter');
+    await t.waitFor(/❯ first line$/); // the backslash became a line break: typed apart, the next line is not a paste
     t.type('second line');
     t.keys('Enter');
     await t.waitFor(/two lines received/);

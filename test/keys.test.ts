@@ -250,14 +250,16 @@ describe('the key parser: pastes', () => {
     expect(keysOf(`${PASTE_START}${PASTE_END}`)).toEqual([]);
   });
 
-  it('without the markers, a chunk with text after a line break (or a long one with a line break) is one paste', () => {
+  it('without the markers, a chunk with text after a line break is one paste', () => {
     expect(keysOf('first\rsecond\rthird')).toEqual([paste('first\nsecond\nthird')]);
     expect(keysOf('a\nb')).toEqual([paste('a\nb')]);
-    expect(keysOf('a long single line pasted\r')).toEqual([paste('a long single line pasted\n')]);
+    expect(keysOf('two pasted lines\rthe second\r')).toEqual([paste('two pasted lines\nthe second\n')]);
   });
 
-  it('a short command and its Enter, typed while the process was busy, stay keys', () => {
+  it('a command and its Enter, typed while the process was busy, stay keys, however long the line', () => {
     expect(keysOf('ls\r')).toEqual([text('ls'), k('enter')]);
+    expect(keysOf('/model nonexistent-provider/x\r')).toEqual([text('/model nonexistent-provider/x'), k('enter')]);
+    expect(keysOf(`${'a long line typed while the answer was drawing '.repeat(4)}\r`)).toEqual([text('a long line typed while the answer was drawing '.repeat(4)), k('enter')]);
     expect(keysOf('\r\r\r')).toEqual([k('enter'), k('enter'), k('enter')]);
     expect(keysOf('\x1b[Aab\rcd')).toEqual([k('up'), text('ab'), k('enter'), text('cd')]); // escape sequences: typed keys
   });

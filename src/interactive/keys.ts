@@ -168,11 +168,14 @@ const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
 /** The text with each lone surrogate (half a pair) made U+FFFD. */
 const wellFormed = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
-/** Whether a chunk is a paste from a terminal without bracketed paste: several characters with a line break, no escape sequence. */
+/**
+ * Whether a chunk is a paste from a terminal without bracketed paste: text after a line break, no
+ * escape sequence. A line and its Enter in one chunk, however long, are keys: that is what a busy
+ * process reads when the user typed a line while it was drawing (or a script typed it), and taking
+ * it for a paste would put a line break into the editor instead of sending the line.
+ */
 function looksLikePaste(chunk: string): boolean {
-  if (chunk.length < 3 || chunk.includes(ESC) || !/[\r\n]/.test(chunk) || !/[^\r\n]/.test(chunk)) return false;
-  // "ls\r" typed while the process was busy is a command; text after a line break, or a long chunk, is a paste.
-  return chunk.length > 16 || /[\r\n][^\r\n]/.test(chunk);
+  return chunk.length >= 3 && !chunk.includes(ESC) && /[\r\n][^\r\n]/.test(chunk);
 }
 
 /** How many characters at the end of s (from `from`) are the start of `marker`. */
