@@ -231,9 +231,11 @@ describe('the spinner and the queue', () => {
     t.type('start');
     t.keys('Enter');
     await t.waitFor(/bash sleep 20/);
-    for (const line of ['steer one', '>> follow two', 'steer three']) {
+    // Each line waits for the one before to be queued: typed apart, as a user types them (lines in one chunk would be a paste).
+    for (const [line, queued] of [['steer one', /steer 1: steer one/], ['>> follow two', /follow-up 2: follow two/], ['steer three', /steer 3: steer three/]] as const) {
       t.type(line);
       t.keys('Enter');
+      await t.waitFor(queued);
     }
     await t.waitFor(/steer 1: steer one \(\w+\)\n.*follow-up 2: follow two \(\w+\)\n.*steer 3: steer three/);
     t.type('/cancel 1');
