@@ -287,14 +287,14 @@ describe('HTTP errors', () => {
 
   it('no response headers within timeoutMs is a network error (the SDK timeout)', async () => {
     const server = await serve(async () => {
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 3000));
       return ok(fixture('basic-text-with-ping.sse'));
     });
     const started = Date.now();
     const { error } = failed(await collect(server.url, ask(), { timeoutMs: 100 }));
     expect(error).toMatchObject({ kind: 'network', retryable: true });
     expect(error.message).toMatch(/timed out/);
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(Date.now() - started).toBeLessThan(2500); // the server answers after 3 s: loose, for a loaded machine
   });
 
   it('a refused connection is a network error', async () => {
