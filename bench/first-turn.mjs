@@ -13,16 +13,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isMain, median, runAlone } from './lib.mjs';
+import { isMain, median, ROOT, runAlone } from './lib.mjs';
+
+/** The certificate the TLS servers of the benchmarks use (the tests' one: self-signed, for 127.0.0.1). */
+export const CERT_FILE = join(ROOT, 'test/fixtures/tls/localhost.crt');
 
 /**
  * The floor: what any agent must do for this task, with nothing else. Arguments: base URL, the
  * sessions folder, the transport ('fetch' or 'http'), the prompt. It marks the same phases as
  * src/core/timings.ts where they exist, and writes them the same way.
  */
-const FLOOR_AGENT = String.raw`
+export const FLOOR_AGENT = String.raw`
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
@@ -109,7 +113,7 @@ closeSync(fd);
 mark('done');
 `;
 
-const ANSWER = 'The file says hello.';
+export const ANSWER = 'The file says hello.';
 
 /** One Chat Completions stream chunk, as the OpenAI API sends it. */
 function chunk(delta, finish = null) {
@@ -138,10 +142,10 @@ const answerReply = sseBody([chunk({ role: 'assistant', content: '' }), chunk({ 
  * request carries), then with ANSWER. `arrivals` gets, for each request, the time its headers
  * arrived (the 'request' event: the first packet), on this process's performance clock.
  */
-async function startFakeOpenAI() {
-  const state = { toolTurns: 1, arrivals: [], connections: 0, url: '', close: async () => undefined };
+export async function startFakeOpenAI({ tls } = {}) {
+  const state = { toolTurns: 1, arrivals: [], connections: 0, connectedAt: [], url: '', port: 0, close: async () => undefined };
   const sockets = new Set();
-  const server = createServer((req, res) => {
+  const handle = (req, res) => {
     const at = performance.now();
     const parts = [];
     req.on('data', (c) => parts.push(c));
@@ -161,10 +165,13 @@ async function startFakeOpenAI() {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.end(done < state.toolTurns ? toolReply(done) : answerReply);
     });
-  });
-  server.on('connection', (s) => (state.connections++, sockets.add(s), s.on('close', () => sockets.delete(s))));
+  };
+  // With `tls`: HTTPS with the test certificate (test/fixtures/tls; clients trust it through NODE_EXTRA_CA_CERTS).
+  const server = tls ? createHttpsServer({ key: readFileSync(join(ROOT, 'test/fixtures/tls/localhost.key')), cert: readFileSync(CERT_FILE) }, handle) : createServer(handle);
+  server.on('connection', (s) => (state.connections++, state.connectedAt.push(performance.now()), sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${server.address().port}/v1`;
+  state.port = server.address().port;
+  state.url = `${tls ? 'https' : 'http'}://127.0.0.1:${state.port}/v1`;
   state.close = () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r())));
   return state;
 }
@@ -174,10 +181,11 @@ async function startFakeOpenAI() {
  * wall time (to the 'exit' event), the arrival of each request it made, and its timing marks
  * (when `timings` is given) moved onto this clock through their `origin`.
  */
-function runOnce(server, args, { cwd, env, timings, expect }) {
+export function runOnce(server, args, { cwd, env, timings, expect }) {
   if (timings) rmSync(timings, { force: true });
   server.arrivals = [];
   server.connections = 0;
+  server.connectedAt = [];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -190,7 +198,7 @@ function runOnce(server, args, { cwd, env, timings, expect }) {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0 || (expect && !out.includes(expect))) return reject(new Error(`node ${args.join(' ')} exited ${code}\nstdout: ${out}\nstderr: ${err}`));
-      const run = { wall: exitAt - t0, arrivals: server.arrivals.map((a) => a - t0), connections: server.connections, marks: {} };
+      const run = { wall: exitAt - t0, arrivals: server.arrivals.map((a) => a - t0), connections: server.connections, connectedAt: server.connectedAt.map((a) => a - t0), marks: {} };
       if (timings) {
         const line = readFileSync(timings, 'utf8').trim().split('\n').pop();
         const { origin, ...marks } = JSON.parse(line);
@@ -203,12 +211,13 @@ function runOnce(server, args, { cwd, env, timings, expect }) {
   });
 }
 
-/** Medians of each key over runs' marks, plus the server's arrivals as `requestN byte`. */
-function phaseMedians(runs) {
+/** Medians of each key over runs' marks, plus the server's arrivals as `requestN byte` and its first accepted connection. */
+export function phaseMedians(runs) {
   const keys = new Map();
   for (const r of runs) {
     const all = { ...r.marks, exit_seen: r.wall };
     r.arrivals.forEach((a, i) => (all[`request${i + 1} byte`] = a));
+    if (r.connectedAt?.length) all.connection = r.connectedAt[0];
     for (const [k, v] of Object.entries(all)) (keys.get(k) ?? keys.set(k, []).get(k)).push(v);
   }
   return new Map([...keys].map(([k, xs]) => [k, median(xs)]));
@@ -216,6 +225,7 @@ function phaseMedians(runs) {
 
 const LABELS = {
   start: 'process start (Node begins)',
+  connection: 'connection accepted (server)',
   exit_seen: 'exit (seen by the parent)',
 };
 
@@ -242,7 +252,7 @@ function turnSteps(runs) {
  * The phase table for one tool turn: mini-agent's marks in time order, each floor's beside them
  * where it has the same point. `columns`: [name, Map(phase → median ms since spawn)], ours first.
  */
-function phaseTable(columns, node0) {
+export function phaseTable(columns, node0) {
   const [[, ours]] = columns;
   const order = [...ours].sort((a, b) => a[1] - b[1]).map(([k]) => k);
   const num = (v, w = 9) => (v === undefined ? '' : v.toFixed(1)).padStart(w);
@@ -257,7 +267,7 @@ function phaseTable(columns, node0) {
     });
     lines.push(line);
   }
-  lines.push(`${'node -e 0 (wall)'.padEnd(30)}${num(node0, 12)}`);
+  if (node0 !== undefined) lines.push(`${'node -e 0 (wall)'.padEnd(30)}${num(node0, 12)}`);
   lines.push('Δ: since the column\'s previous row; gap: mini-agent − that agent at the same point.');
   return lines.join('\n');
 }

@@ -172,6 +172,12 @@ for (const count of [10_000, 100_000]) {
   await firstTurnBenchmarks({ root, work, report });
 }
 
+// ---- 13. The first turn against a provider BENCH_RTT_MS away, over TLS (issue 14: the overlap) ----
+{
+  const { remoteTurnBenchmarks } = await import('./remote-turn.mjs');
+  await remoteTurnBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../src/core/events.js';
 import { SessionStore } from '../src/session/store.js';
 import { projectMessages } from '../src/session/projector.js';
 import { essence, parseJsonl, runCli, tempDir } from './support/helpers.js';
-import { sse, servePerTest } from './support/http-server.js';
+import { sse, servePerTest, TEST_CERT_FILE } from './support/http-server.js';
 const BUILTIN_TOOLS = ['read_file', 'list_dir', 'grep', 'find', 'write_file', 'edit_file', 'write_note', 'bash'];
 
 const serve = servePerTest();
@@ -114,6 +114,23 @@ describe.each([
     expect(assistants).toHaveLength(2);
     for (const m of assistants) expect(m.role === 'assistant' && m.usage.cost).toBeGreaterThan(0);
     expect(assistants.every((m) => m.role === 'assistant' && m.provider === (dialect === 'openai' ? 'openai-compatible' : 'anthropic'))).toBe(true);
+  });
+
+  it('over HTTPS: the run opens one TLS connection (ahead of its first request) and keeps it; an untrusted certificate is a clear network error', async () => {
+    const server = await serve(turns.map((body) => ({ body })), { tls: true });
+    const cwd = workspace();
+    const trusted = await runCli([...args(server.url), '--model', 'test-model', 'what do the notes say?'], { cwd, env: { NODE_EXTRA_CA_CERTS: TEST_CERT_FILE } });
+    expect(trusted.stderr).not.toMatch(/error/i);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('hello world.');
+    expect(server.requests).toHaveLength(2);
+    expect(server.connections).toBe(1);
+    expect(server.secureConnections).toBe(1);
+
+    const untrusted = await runCli([...args(server.url), '--model', 'test-model', 'again'], { cwd });
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(/network.*connection failed.*self[- ]signed certificate/i);
+    expect(server.requests).toHaveLength(2); // no request went over a connection that failed its check
   });
 
   it('a real run recorded with --record replays offline with --script', async () => {

@@ -78,6 +78,14 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   const signal = opts.signal ?? new AbortController().signal;
   const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
   const outcome: RunOutcome = { stopReason: 'completed', error: null, refusal: null, usage: emptyUsage(), turns: 0, toolCalls: 0, toolErrors: 0 };
+  // A request follows: the adapter opens its connection now, so that its handshakes overlap with
+  // preparing the run (issue 14). Connecting needs the event loop to turn (the connect call, then
+  // each handshake step, are I/O callbacks), and the work up to the request would not let it: one
+  // turn here starts it.
+  if (model.preconnect && !signal.aborted) {
+    model.preconnect();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 
   // A run that was killed mid-turn left tool calls without results: answer them first,
   // so the next request is valid for every provider.

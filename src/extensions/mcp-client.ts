@@ -10,6 +10,7 @@
 // exit status and last stderr lines, and is restarted by the next start().
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { prepareNodeFetch } from '../core/node-fetch.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../tools/tool.js';
 import type { McpServerSpec } from './mcp-config.js';
 import { ChildStdioTransport } from './mcp-stdio.js';
@@ -244,6 +245,7 @@ export class McpManager {
       transport = e.stdio;
     } else {
       e.stdio = undefined;
+      prepareNodeFetch(); // the SDK's HTTP transport uses Node's fetch
       transport = new sdk.StreamableHTTPClientTransport(new URL(spec.transport.url), { requestInit: { headers: spec.transport.headers } });
     }
     e.client = client;

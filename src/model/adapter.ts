@@ -27,4 +27,9 @@ export interface ModelAdapter {
   readonly model: string;
   /** Streams one assistant response. The last event is always `done` or `error`; it never throws. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * A request is coming: open the connection to the provider now, so that its handshakes overlap
+   * with the work before the request. Optional, never throws, sends nothing but the handshakes.
+   */
+  preconnect?(): void;
 }

@@ -6,6 +6,7 @@ import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { toAnthropicRequest } from './anthropic-convert.js';
 import { afterConnectionRelease } from './connection-reuse.js';
+import { createHttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
 import { computeCost, type AdapterConfig } from './models.js';
 import { parseToolCall } from './tool-call.js';
@@ -22,7 +23,7 @@ export interface AnthropicClient {
 type AnthropicConstructor = new (options: NonNullable<ConstructorParameters<typeof Anthropic>[0]>) => AnthropicClient;
 
 export interface AnthropicAdapterDeps {
-  /** A fetch implementation for the SDK (default: the global fetch); used by benchmarks. */
+  /** A fetch implementation for the SDK (default: node:http and node:https, see http-transport.ts); used by tests and benchmarks. */
   fetch?: typeof fetch;
   /** Loads the SDK (default: the Messages client below); benchmarks pass the copy they measure against. */
   loadSdk?: () => Promise<{ default: AnthropicConstructor }>;
@@ -36,6 +37,7 @@ async function loadMessagesClient(): Promise<{ default: AnthropicConstructor }> 
 
 export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapterDeps = {}): ModelAdapter {
   let client: Promise<AnthropicClient> | undefined;
+  const transport = deps.fetch ? undefined : createHttpTransport();
   const getClient = (): Promise<AnthropicClient> => {
     client ??= (deps.loadSdk ?? loadMessagesClient)().then(
       ({ default: SDK }) =>
@@ -46,7 +48,7 @@ export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapte
           timeout: cfg.timeoutMs,
           maxRetries: 0, // the loop's retry layer decides
           logLevel: 'off',
-          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+          fetch: deps.fetch ?? transport!.fetch,
         }),
     );
     // A failed import or constructor is not cached: the next request tries again.
@@ -57,6 +59,7 @@ export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapte
     provider: cfg.provider,
     model: cfg.model,
     stream: (request) => streamMessages(cfg, getClient, request),
+    preconnect: () => transport?.preconnect(cfg.baseUrl),
   };
 }
 

@@ -80,6 +80,15 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
 ]);
 
+/** The message of the innermost cause that has one (a refused connection, a certificate the TLS check rejected). */
+function rootCauseMessage(err: unknown): string | undefined {
+  let found: string | undefined;
+  for (let e: any = (err as any)?.cause, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed') found = e.message;
+  }
+  return found;
+}
+
 function systemCode(err: unknown): string | undefined {
   for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
     if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return e.code;
@@ -188,9 +197,12 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
     };
   }
   if (name === 'APIConnectionTimeoutError') return modelError('network', `${opts.provider}: the request timed out`);
+  // Our transport's body cut off by the connection closing (http-transport.ts).
+  if (name === 'ResponseCutError') return modelError('network', `${opts.provider}: the connection closed mid-response${typeof e.code === 'string' ? ` (${e.code})` : ''}`);
   const sys = systemCode(err);
   if (name === 'APIConnectionError' || sys) {
-    return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${cleanErrorText(rawMessage)}`);
+    // The SDK's "Connection error." wraps fetch's "fetch failed", which wraps what went wrong.
+    return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${cleanErrorText(rootCauseMessage(err) ?? rawMessage)}`);
   }
   // undici reports a body cut off mid-way as a TypeError "terminated" (cause: "other side closed").
   if (/^terminated$|socket hang up|other side closed|premature close/i.test(rawMessage)) {

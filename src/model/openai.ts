@@ -6,6 +6,7 @@ import { mark, markNext } from '../core/timings.js';
 import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { afterConnectionRelease } from './connection-reuse.js';
+import { createHttpTransport, type HttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
 import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
@@ -19,7 +20,7 @@ type OpenAIClient = InstanceType<OpenAIModule['OpenAI']>;
 export interface OpenAIAdapterDeps {
   /** Loads the SDK (default: `import('openai')`). */
   loadSdk?: () => Promise<OpenAIModule>;
-  /** A fetch implementation for the SDK (default: the global fetch). */
+  /** A fetch implementation for the SDK (default: node:http and node:https, see http-transport.ts). */
   fetch?: typeof fetch;
 }
 
@@ -31,6 +32,8 @@ class OpenAIAdapter implements ModelAdapter {
   readonly provider: string;
   readonly model: string;
   private client?: Promise<OpenAIClient>;
+  /** Our transport, unless the caller gave a fetch. */
+  private readonly transport?: HttpTransport;
 
   constructor(
     private readonly cfg: AdapterConfig,
@@ -38,6 +41,11 @@ class OpenAIAdapter implements ModelAdapter {
   ) {
     this.provider = cfg.provider;
     this.model = cfg.model;
+    if (!deps.fetch) this.transport = createHttpTransport();
+  }
+
+  preconnect(): void {
+    this.transport?.preconnect(this.cfg.baseUrl);
   }
 
   private getClient(): Promise<OpenAIClient> {
@@ -54,7 +62,7 @@ class OpenAIAdapter implements ModelAdapter {
         timeout: cfg.timeoutMs,
         // OPENAI_ORG_ID / OPENAI_PROJECT_ID belong to OpenAI; other servers must not get them.
         ...(cfg.provider === 'openai' ? {} : { organization: null, project: null }),
-        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        fetch: deps.fetch ?? this.transport!.fetch,
       });
     })();
     this.client = client;

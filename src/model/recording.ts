@@ -21,6 +21,10 @@ export class RecordingModel implements ModelAdapter {
     return this.inner.model;
   }
 
+  preconnect(): void {
+    this.inner.preconnect?.();
+  }
+
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     for await (const event of this.inner.stream(request)) {
       if (event.type === 'done') this.record(event.message);

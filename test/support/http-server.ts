@@ -1,6 +1,8 @@
 // A local HTTP server for provider tests: it serves recorded or synthetic responses so the
 // real SDKs parse them. Bodies can be split at chosen byte positions, delayed, or cut off.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
@@ -33,17 +35,29 @@ export interface TestServer {
   clientAborts: number;
   /** TCP connections the clients opened. */
   connections: number;
+  /** Of those, the ones whose TLS handshake completed (an HTTPS server). */
+  secureConnections: number;
   close(): Promise<void>;
 }
 
 export type Handler = (req: RecordedRequest, index: number) => Reply | Promise<Reply>;
 
-/** Serves `handler`'s replies; an array of replies is served in order (the last one repeats). */
-export async function startServer(handler: Handler | Reply[]): Promise<TestServer> {
+/**
+ * The test certificate (test/fixtures/tls: self-signed, for localhost, 127.0.0.1 and ::1, valid
+ * for a century): a client trusts it through NODE_EXTRA_CA_CERTS=TEST_CERT_FILE.
+ */
+export const TEST_CERT_FILE = new URL('../fixtures/tls/localhost.crt', import.meta.url).pathname;
+const testTls = () => ({ cert: readFileSync(TEST_CERT_FILE), key: readFileSync(new URL('../fixtures/tls/localhost.key', import.meta.url)) });
+
+/**
+ * Serves `handler`'s replies; an array of replies is served in order (the last one repeats).
+ * With `tls`, over HTTPS with the test certificate (the URL is then https://127.0.0.1:PORT).
+ */
+export async function startServer(handler: Handler | Reply[], opts: { tls?: boolean } = {}): Promise<TestServer> {
   const handle: Handler = Array.isArray(handler) ? (_r, i) => handler[Math.min(i, handler.length - 1)] : handler;
-  const state: TestServer = { url: '', requests: [], clientAborts: 0, connections: 0, close: async () => undefined };
+  const state: TestServer = { url: '', requests: [], clientAborts: 0, connections: 0, secureConnections: 0, close: async () => undefined };
   const sockets = new Set<import('node:net').Socket>();
-  const server = createServer(async (req, res) => {
+  const onRequest = async (req: import('node:http').IncomingMessage, res: ServerResponse) => {
     const parts: Buffer[] = [];
     for await (const c of req) parts.push(c as Buffer);
     const raw = Buffer.concat(parts).toString('utf8');
@@ -62,7 +76,9 @@ export async function startServer(handler: Handler | Reply[]): Promise<TestServe
     const reply = await handle(recorded, index);
     await send(res, reply);
     finished = !reply.cut && reply.stallAfter === undefined;
-  });
+  };
+  const server = opts.tls ? createTlsServer(testTls(), onRequest) : createServer(onRequest);
+  server.on('secureConnection', () => state.secureConnections++);
   server.on('connection', (s) => {
     state.connections++;
     sockets.add(s);
@@ -70,7 +86,7 @@ export async function startServer(handler: Handler | Reply[]): Promise<TestServe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}`;
+  state.url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   state.close = () =>
     new Promise<void>((r) => {
       for (const s of sockets) s.destroy();
@@ -116,13 +132,13 @@ export function sse(events: Array<object | string>, opts: { named?: boolean; don
 }
 
 /** `serve(replies)` for a test file: every server it starts is closed after each test. */
-export function servePerTest(): (handler: Handler | Reply[]) => Promise<TestServer> {
+export function servePerTest(): (handler: Handler | Reply[], opts?: { tls?: boolean }) => Promise<TestServer> {
   const servers: TestServer[] = [];
   afterEach(async () => {
     while (servers.length) await servers.pop()!.close();
   });
-  return async (handler) => {
-    const server = await startServer(handler);
+  return async (handler, opts) => {
+    const server = await startServer(handler, opts);
     servers.push(server);
     return server;
   };
