@@ -292,7 +292,9 @@ export async function firstTurnBenchmarks({ root, work, report }) {
   // (no target): Node's fetch loads undici on the first request and, at exit, waits for V8 to
   // finish optimizing undici's WebAssembly HTTP parser; this column shows what that costs. On
   // Node 22 and 24, importing node:http loads undici too, so both floors pay it before `main`
-  // (their "main" row is late) and mini-agent, which imports neither, pays it at its first request.
+  // (their "main" row is late) and mini-agent, which imports neither, pays it at its first request
+  // (the SDK builds its headers with the global Headers, which is undici's; mini-agent's own
+  // transport is node:http, reached through process.getBuiltinModule, which does not load undici).
   const fetchAgent = floor('fetch');
   const httpAgent = floor('http');
   const bare = () => runOnce(server, ['-e', '0'], { cwd, env: process.env });
