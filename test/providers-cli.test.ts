@@ -133,6 +133,19 @@ describe.each([
     expect(server.requests).toHaveLength(2); // no request went over a connection that failed its check
   });
 
+  it('MINI_AGENT_TRANSPORT=fetch runs through Node\'s fetch; a value it does not know is a usage error naming it', async () => {
+    const server = await serve(turns.map((body) => ({ body })));
+    const cwd = workspace();
+    const viaFetch = await runCli([...args(server.url), '--model', 'test-model', '--no-session', 'what do the notes say?'], { cwd, env: { MINI_AGENT_TRANSPORT: 'fetch' } });
+    expect(viaFetch.code).toBe(0);
+    expect(viaFetch.stdout).toContain('hello world.');
+    expect(server.requests).toHaveLength(2);
+    const bad = await runCli([...args(server.url), '--model', 'test-model', '--no-session', 'again'], { cwd, env: { MINI_AGENT_TRANSPORT: 'curl' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('MINI_AGENT_TRANSPORT is "curl": use "fetch"');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('a real run recorded with --record replays offline with --script', async () => {
     const server = await serve(turns.map((body) => ({ body })));
     const cwd = workspace();

@@ -73,6 +73,10 @@ export async function createProviderModel(resolved: Resolved): Promise<ModelAdap
   } catch {
     throw new UsageError(`${c.provider}: the base URL "${c.baseUrl}" (from ${src('baseUrl')}) is not an http(s) URL`);
   }
+  const transport = process.env.MINI_AGENT_TRANSPORT;
+  if (transport !== undefined && transport !== '' && transport !== 'fetch' && transport !== 'http') {
+    throw new UsageError(`MINI_AGENT_TRANSPORT is "${transport}": use "fetch" (Node's own fetch) or "http" (node:http, the default)`);
+  }
   const keyNeeded = !c.preset.keyOptional && !isLoopback(c.baseUrl);
   if (c.apiKey === undefined && keyNeeded) {
     const where = c.apiKeyEnv ? `set ${c.apiKeyEnv}` : 'set "apiKey" in the config';

@@ -53,7 +53,7 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 /** Headers that carry the caller's credentials: never sent to another origin after a redirect. */
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'api-key', 'cookie', 'proxy-authorization'];
 
-/** Whether requests go to Node's fetch: a proxy from the environment is Node's to apply, or the user asked. */
+/** Whether requests go to Node's fetch: a proxy from the environment is Node's to apply, or the user asked (the app layer refuses other values of MINI_AGENT_TRANSPORT than "fetch" and "http"). */
 export function nodeFetchWanted(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
   if (env.MINI_AGENT_TRANSPORT === 'fetch') return true;
   if (env.NODE_USE_ENV_PROXY !== undefined && env.NODE_USE_ENV_PROXY !== '' && env.NODE_USE_ENV_PROXY !== '0') return true;
