@@ -80,19 +80,20 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
 ]);
 
+/** `err` and its causes, innermost last (five at most: a cycle of causes must not hang us). */
+function* causeChain(err: unknown): Generator<any> {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) yield e;
+}
+
 /** The message of the innermost cause that has one (a refused connection, a certificate the TLS check rejected). */
 function rootCauseMessage(err: unknown): string | undefined {
   let found: string | undefined;
-  for (let e: any = (err as any)?.cause, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed') found = e.message;
-  }
+  for (const e of causeChain((err as any)?.cause)) if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed') found = e.message;
   return found;
 }
 
 function systemCode(err: unknown): string | undefined {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return e.code;
-  }
+  for (const e of causeChain(err)) if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return e.code;
   return undefined;
 }
 
