@@ -20,11 +20,17 @@
 // marker line saying how much was shown; nothing (omitted) when not even the marker and a line
 // fit. Every cut and omitted file has a notice naming it and its sizes; in the system prompt a
 // left-out file keeps its heading and one line saying it did not fit, so the model knows it exists.
-import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+//
+// Who may speak: a file from a folder *above* the workspace is loaded only when it is safe in
+// the sense of git's safe.directory and ssh's StrictModes (see ownership.ts): the file and its
+// folder are owned by the user or root, and neither is writable by others. Otherwise a notice
+// names the file and why. The workspace's own file and the user's (the home) load as before.
+import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { agentHome } from '../session/paths.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import { inside } from '../tools/workspace.js';
+import { currentUser, unsafeContextFile, type User } from './ownership.js';
 
 export interface ContextFile {
   /** Absolute path, as found (not resolved through symlinks). */
@@ -64,6 +70,8 @@ interface Found {
   head: Buffer;
   /** Empty, or only whitespace: skipped (it would cost a heading and say nothing). */
   blank: boolean;
+  /** The opened file's stat (owner and mode, for the ownership check). */
+  stat: Stats;
 }
 
 /** Whether bytes are only ASCII whitespace (a leading UTF-8 byte-order mark aside). */
@@ -98,7 +106,7 @@ function readHead(path: string, limit: number): Omit<Found, 'path'> | undefined 
       blank = blankBytes(chunk, false);
       at += chunk.length;
     }
-    return { real: realpathSync(path), size: st.size, head, blank };
+    return { real: realpathSync(path), size: st.size, head, blank, stat: st };
   } finally {
     closeSync(fd);
   }
@@ -177,9 +185,14 @@ function fit(head: Buffer, size: number, budget: number, path: string, cap: stri
   return { text: `${body}${body.endsWith('\n') ? '' : '\n'}${cutMarker(part.length, size, path, cap)}`, shown: part.length };
 }
 
-/** Loads the context files for a workspace (see the module comment for the order and the cap). */
-export function loadContextFiles(opts: { cwd: string; env: NodeJS.ProcessEnv; maxBytes?: number }): LoadedContext {
+/**
+ * Loads the context files for a workspace (see the module comment for the order, the cap and the
+ * ownership rule). `user` is who runs us (default: this process; undefined where the platform
+ * has no uids, and then no ownership check is made).
+ */
+export function loadContextFiles(opts: { cwd: string; env: NodeJS.ProcessEnv; maxBytes?: number; user?: User | null }): LoadedContext {
   const maxBytes = Math.max(0, Math.floor(opts.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES));
+  const user = opts.user === undefined ? currentUser() : opts.user;
   const notices: string[] = [];
   const seen = new Set<string>();
   const found: Array<Found & { scope: ContextFile['scope'] }> = [];
@@ -187,6 +200,11 @@ export function loadContextFiles(opts: { cwd: string; env: NodeJS.ProcessEnv; ma
     if (!f || seen.has(f.real)) return;
     seen.add(f.real);
     if (f.blank) return;
+    const unsafe = scope === 'ancestor' && user ? unsafeContextFile(f.path, f.real, f.stat, user) : undefined;
+    if (unsafe) {
+      notices.push(`context file ${f.path} was not loaded: ${unsafe}; a file above the workspace must be owned by you or root, in a folder only its owner can write (like git's safe.directory)`);
+      return;
+    }
     found.push({ ...f, scope });
   };
   add(findInFolder(agentHome(opts.env), maxBytes, notices), 'user');
