@@ -94,7 +94,7 @@ describe('hooks from the config, and trust', () => {
     const { cwd, home, script } = workspace();
     const r = await runCli(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/were not loaded because .* is not trusted\. Read them, then run "mini-agent trust" in this folder \(or pass --trust-workspace\)/);
+    expect(r.stderr).toMatch(/config\.json came with a workspace you have not trusted: its keys that widen what you allowed are ignored \(hooks\)\. Read it, then run "mini-agent trust" in .* \(or pass --trust-workspace for one run\)/);
     expect(existsSync(join(cwd, '.env'))).toBe(true); // no hook, no protection
   });
 
@@ -102,8 +102,8 @@ describe('hooks from the config, and trust', () => {
     const { cwd, home, script } = workspace();
     const t = await runCli(['trust'], { cwd, home });
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^trusted .*: the hooks and MCP servers in its \.mini-agent\/config\.json will run/);
-    expect((await runCli(['trust'], { cwd, home })).stdout).toMatch(/was already trusted/);
+    expect(t.stdout).toMatch(/^trusted .*: its \.mini-agent\/config\.json may now widen what you allowed \(hooks\); the hooks and MCP servers it lists will run/);
+    expect((await runCli(['trust'], { cwd, home })).stdout).toMatch(/was already trusted for its current config/);
     const r = await runCli(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
     expect(r.stderr).not.toMatch(/not trusted/);
     const end = parseJsonl(r.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!;

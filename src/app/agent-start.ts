@@ -95,6 +95,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     mcpConfig: o.mcpConfig,
     mcpServers: o.mcpServers,
     contextFiles: o.contextFiles,
+    trustWorkspace: o.trustWorkspace,
   };
   try {
     const resolved = loadConfig(cwd, env, flags);

@@ -15,7 +15,6 @@ import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
 import type { McpServerStatus } from '../extensions/mcp-client.js';
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { Skill } from '../extensions/skills.js';
-import { isTrusted } from '../extensions/trust.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
 import { resolveFor, startModelAndSession } from './agent-start.js';
@@ -37,7 +36,7 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
   const resolved = resolveFor(options, cwd, env);
-  const trusted = options.trustWorkspace === true || isTrusted(cwd, env);
+  const trusted = resolved.trust?.trusted === true;
   const hooks = await loadHooks(resolved.config.hooks, { trusted, cwd });
   const started = await startModelAndSession(options, cwd, env, resolved);
   // MCP servers are only described here; they start when a run begins (never for commands that run no model).

@@ -4,7 +4,7 @@
 import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule } from '../tools/permissions.js';
 
-const TOP_LEVEL = [
+export const TOP_LEVEL_KEYS: readonly string[] = [
   'provider',
   'model',
   'baseUrl',
@@ -31,7 +31,7 @@ export function checkConfig(data: unknown, file: string): void {
   };
   if (!isPlainObject(data)) fail('(top level)', 'must be a JSON object');
   const d = data as Record<string, unknown>;
-  for (const k of Object.keys(d)) if (!TOP_LEVEL.includes(k)) fail(k, `is not a known setting (known: ${TOP_LEVEL.join(', ')})`);
+  for (const k of Object.keys(d)) if (!TOP_LEVEL_KEYS.includes(k)) fail(k, `is not a known setting (known: ${TOP_LEVEL_KEYS.join(', ')})`);
   for (const k of ['provider', 'model', 'baseUrl', 'apiKey']) if (d[k] !== undefined && typeof d[k] !== 'string') fail(k, 'must be a string');
   for (const k of ['maxTurns', 'timeoutMs', 'idleTimeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
   const object = (key: string, known: Record<string, (value: unknown, key: string) => void>) => {

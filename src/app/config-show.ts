@@ -55,5 +55,22 @@ export function showConfig(resolved: Resolved): ConfigRow[] {
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });
   }
+  rows.push(...trustRows(resolved));
+  return rows;
+}
+
+const TRUST_WORDS = {
+  trusted: ['trusted', 'mini-agent trust, for this version of .mini-agent/config.json'],
+  flag: ['trusted for this run', 'flag --trust-workspace'],
+  changed: ['not trusted: the project config changed', 'trusted for another version of .mini-agent/config.json; run mini-agent trust again'],
+  untrusted: ['not trusted', 'its .mini-agent/config.json may only narrow your settings; mini-agent trust to trust it'],
+} as const;
+
+/** The workspace's trust, then each key of its project config: applied or ignored, and why. */
+function trustRows(resolved: Resolved): ConfigRow[] {
+  if (!resolved.trust) return [];
+  const [value, source] = TRUST_WORDS[resolved.trust.status];
+  const rows: ConfigRow[] = [{ key: 'workspace trust', value, source }];
+  for (const d of resolved.projectKeys ?? []) rows.push({ key: `project ${d.key}`, value: d.applied ? 'applied' : 'ignored', source: `${d.effect}: ${d.why}` });
   return rows;
 }

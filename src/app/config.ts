@@ -13,6 +13,8 @@ import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
+import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
+import { ignoredKeys, narrowProjectConfig, type ProjectKeyDecision } from './project-config.js';
 
 /** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
 export class UnknownProviderError extends UsageError {
@@ -104,6 +106,10 @@ export interface Resolved {
   sources: Record<string, string>;
   /** Problems worth a warning that do not stop the run (e.g. a config file with a key readable by others). */
   warnings?: string[];
+  /** Whether the workspace is trusted (its project config may widen what the user allowed). Set by loadConfig. */
+  trust?: TrustState;
+  /** Each key of the project config: applied or ignored, and why. Set by loadConfig when there is one. */
+  projectKeys?: ProjectKeyDecision[];
 }
 
 /** Values given as command-line flags (or SDK options): the top of the precedence order. */
@@ -133,6 +139,8 @@ export interface ConfigFlags {
   mcpServers?: Record<string, unknown>;
   /** false: --no-context-files. */
   contextFiles?: boolean;
+  /** --trust-workspace: trust the workspace's own config (widening keys, hooks, MCP servers) for this run. */
+  trustWorkspace?: boolean;
 }
 
 export interface ConfigInputs {
@@ -195,11 +203,18 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
   }
   const baseUrlEnv = provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : provider === 'openai' || provider === 'openai-compatible' ? 'OPENAI_BASE_URL' : undefined;
 
-  // 2. Everything, in precedence order.
+  // 2. Everything, in precedence order. A config file that names another provider keeps its
+  // baseUrl, apiKey and model to itself: a key for one provider never goes to another's URL.
+  const forProvider = (layer: Layer): Layer => {
+    const named = layer.data.provider;
+    if (named === undefined || named === provider) return layer;
+    const { baseUrl: _url, apiKey: _key, model: _model, ...rest } = layer.data;
+    return { ...layer, data: rest };
+  };
   const layers: Layer[] = [
     base[0],
     { source: `preset ${provider}`, data: { model: preset.defaultModel, baseUrl: preset.baseUrl } },
-    ...fileLayers,
+    ...fileLayers.map(forProvider),
     ...envLayer(
       {
         provider: env.MINI_AGENT_PROVIDER,
@@ -326,21 +341,48 @@ export function readConfigFile(file: string): ConfigFile | undefined {
   return data as ConfigFile;
 }
 
-/** Loads both config files and resolves everything. */
+/**
+ * Loads both config files and resolves everything. The project config applies whole only in a
+ * trusted workspace; otherwise only what narrows the user's own settings (project-config.ts),
+ * and one warning names the keys it ignored.
+ */
 export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInputs['flags']): Resolved {
   const userFile = join(agentHome(env), 'config.json');
-  const projectFile = join(cwd, '.mini-agent', 'config.json');
+  const projectFile = projectConfigFile(cwd);
   const user = readConfigFile(userFile);
   const project = readConfigFile(projectFile);
-  const resolved = resolveConfig({
-    flags,
-    env,
-    cwd,
-    user: user ? { file: userFile, data: user } : undefined,
-    project: project ? { file: projectFile, data: project } : undefined,
-  });
+  const trust = trustState(cwd, env, flags.trustWorkspace === true);
+  const inputs: ConfigInputs = { flags, env, cwd, user: user ? { file: userFile, data: user } : undefined };
   const warnings = [user && keyFileWarning(userFile, user), project && keyFileWarning(projectFile, project)].filter((w): w is string => !!w);
-  return warnings.length > 0 ? { ...resolved, warnings } : resolved;
+  let projectKeys: ProjectKeyDecision[] | undefined;
+  if (project) {
+    // What the user's own layers give: the values an untrusted project config may only lower.
+    const without = trust.trusted ? undefined : resolveConfig(inputs).config;
+    const narrowed = narrowProjectConfig(project, trust.trusted, without, trustHint(trust));
+    projectKeys = narrowed.decisions;
+    // Its MCP servers stay listed (as untrusted: the MCP manager never starts them without trust).
+    const listed = !trust.trusted && project.mcpServers !== undefined ? { mcpServers: project.mcpServers } : {};
+    inputs.project = { file: projectFile, data: { ...narrowed.kept, ...listed } };
+    const ignored = ignoredKeys(narrowed.decisions);
+    if (ignored.length > 0) warnings.push(untrustedWarning(projectFile, cwd, trust, ignored));
+  }
+  const resolved = resolveConfig(inputs);
+  return { ...resolved, trust, ...(projectKeys ? { projectKeys } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+function trustHint(trust: TrustState): string {
+  return trust.status === 'changed' ? 'the project config changed since the workspace was trusted; run "mini-agent trust" again to apply it' : 'the workspace is not trusted; run "mini-agent trust" to apply it';
+}
+
+/** The one line that names what an untrusted (or changed) project config could not change. */
+function untrustedWarning(file: string, cwd: string, trust: TrustState, ignored: string[]): string {
+  const keys = ignored.join(', ');
+  const how = `Read it, then run "mini-agent trust" in ${cwd} to apply them (or pass --trust-workspace for one run).`;
+  if (trust.status === 'changed') {
+    const when = trust.record?.trustedAt ? `since you trusted the workspace (${trust.record.trustedAt.slice(0, 10)})` : 'or was trusted before mini-agent recorded which version you trusted';
+    return `${file} changed ${when}: its keys that widen what you allowed are ignored again (${keys}). ${how}`;
+  }
+  return `${file} came with a workspace you have not trusted: its keys that widen what you allowed are ignored (${keys}). ${how}`;
 }
 
 /** Like ssh with a private key: a config file that holds an API key must not be readable by others. */

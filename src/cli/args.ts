@@ -17,7 +17,10 @@ export const USAGE = `Usage:
   mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent trace FILE              print a readable account of a --trace file
-  mini-agent trust [DIR]             trust a workspace (default: this one): its own hooks and MCP servers may run
+  mini-agent trust [DIR]             trust a workspace (default: this one) for its current .mini-agent/config.json:
+                                     its widening keys apply, its hooks and MCP servers may run
+  mini-agent trust --list [--json]   the trusted workspaces, and whether their config changed since
+  mini-agent untrust [DIR]           take a workspace off the trusted list
   mini-agent mcp list [--json]       start the configured MCP servers, show their status, tools and context cost
   mini-agent eval memory [--rounds N] [--json]      memory-loss probe: compact a long session N times
                                                     (default 3) with the model, print the facts kept
@@ -77,7 +80,8 @@ export type CliArgs =
   | { command: 'name'; session: string; name: string }
   | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
   | { command: 'trace'; file: string; verbose: boolean }
-  | { command: 'trust'; dir?: string }
+  | { command: 'trust'; dir?: string; list: boolean; json: boolean }
+  | { command: 'untrust'; dir?: string }
   | { command: 'mcp-list'; agent: AgentFlags; json: boolean }
   | { command: 'compact'; session?: string; focus?: string; agent: AgentFlags }
   | { command: 'uncompact'; session?: string }
@@ -95,6 +99,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'show-config': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         clear: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
         format: { type: 'string' },
         output: { type: 'string', short: 'o' },
         json: { type: 'boolean', default: false },
@@ -122,9 +127,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
     return { command: 'trace', file: rest[0], verbose: v.verbose };
   }
   if (sub === 'trust') {
-    if (rest.length > 1) throw new UsageError('usage: mini-agent trust [DIR]');
-    return { command: 'trust', dir: rest[0] };
+    if (rest.length > (v.list ? 0 : 1)) throw new UsageError('usage: mini-agent trust [DIR], or mini-agent trust --list [--json]');
+    return { command: 'trust', dir: rest[0], list: v.list, json: v.json };
   }
+  if (sub === 'untrust') {
+    if (rest.length > 1) throw new UsageError('usage: mini-agent untrust [DIR]');
+    return { command: 'untrust', dir: rest[0] };
+  }
+  if (v.list) throw new UsageError('--list goes with the trust command: mini-agent trust --list');
   if (sub === 'mcp') {
     if (rest.length !== 1 || rest[0] !== 'list') throw new UsageError('usage: mini-agent mcp list [--json]');
     return { command: 'mcp-list', agent: agentFlagsFrom(v), json: v.json };

@@ -68,6 +68,10 @@ async function dispatch(args: CliArgs): Promise<number> {
       const { trustCommand } = await import('./trust-command.js');
       return trustCommand(args);
     }
+    case 'untrust': {
+      const { untrustCommand } = await import('./trust-command.js');
+      return untrustCommand(args);
+    }
     case 'mcp-list': {
       const { mcpListCommand } = await import('./mcp-command.js');
       return mcpListCommand(args);

@@ -5,7 +5,6 @@
 import { resolveFor } from '../app/agent-start.js';
 import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
-import { isTrusted } from '../extensions/trust.js';
 import { EXIT } from './exit-codes.js';
 
 export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
@@ -14,7 +13,8 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
   const a = args.agent;
   // The same flags → configuration mapping as an agent's (every shared flag counts).
   const resolved = resolveFor(a, cwd, env);
-  const trusted = a.trustWorkspace === true || isTrusted(cwd, env);
+  const trusted = resolved.trust?.trusted === true;
+  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const extensions = await AgentExtensions.load({ cwd, env, config: resolved.config, trusted });
   const stop = () => void extensions.close().finally(() => process.exit(130));
   process.once('SIGINT', stop);

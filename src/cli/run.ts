@@ -6,7 +6,6 @@ import { createAgent } from '../app/agent.js';
 import { loadConfig, type EffectiveConfig } from '../app/config.js';
 import { showConfig } from '../app/config-show.js';
 import { AgentExtensions } from '../app/extensions.js';
-import { isTrusted } from '../extensions/trust.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
@@ -171,10 +170,11 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
     bashTimeout: a.bashTimeout,
     mcpConfig: a.mcpConfig,
     contextFiles: a.contextFiles,
+    trustWorkspace: a.trustWorkspace,
   });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
-  const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: a.trustWorkspace === true || isTrusted(process.cwd(), process.env) });
+  const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   const rows = [...showConfig(resolved), ...extensions.rows()];
   if (args.json) {

@@ -1,9 +1,62 @@
-// `mini-agent trust [DIR]`: trust a workspace, so that the hooks and MCP servers its own config lists may run.
-import { trustWorkspace } from '../extensions/trust.js';
+// `mini-agent trust [DIR]`, `trust --list`, `untrust [DIR]`: the workspaces whose own config may
+// widen what the user allowed (its allow rules, hooks, MCP servers, provider settings), each for
+// the version of its config it was trusted with.
+import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, untrustWorkspace } from '../extensions/trust.js';
+import { readConfigFile } from '../app/config.js';
+import { ruleFor } from '../app/project-config.js';
 import { EXIT } from './exit-codes.js';
 
-export function trustCommand(args: { dir?: string }): number {
-  const { path, added } = trustWorkspace(args.dir ?? process.cwd(), process.env);
-  process.stdout.write(added ? `trusted ${path}: the hooks and MCP servers in its .mini-agent/config.json will run\n` : `${path} was already trusted\n`);
+export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }): number {
+  if (args.list) return listTrusted(args.json === true);
+  const { path, change } = trustWorkspace(args.dir ?? process.cwd(), process.env);
+  const widening = wideningKeys(path);
+  const what = widening.length > 0 ? `its .mini-agent/config.json may now widen what you allowed (${widening.join(', ')})` : 'its .mini-agent/config.json widens nothing now';
+  const line =
+    change === 'unchanged'
+      ? `${path} was already trusted for its current config`
+      : `${change === 'renewed' ? 'trusted again' : 'trusted'} ${path}: ${what}; the hooks and MCP servers it lists will run. If the config changes, its widening keys are ignored until you trust it again`;
+  process.stdout.write(line + '\n');
+  return EXIT.completed;
+}
+
+export function untrustCommand(args: { dir?: string }): number {
+  const { path, removed } = untrustWorkspace(args.dir ?? process.cwd(), process.env);
+  process.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
+  return EXIT.completed;
+}
+
+/** The project config's keys that need trust (a config that cannot be read lists none: the run will say why). */
+function wideningKeys(dir: string): string[] {
+  let data;
+  try {
+    data = readConfigFile(projectConfigFile(dir));
+  } catch {
+    return [];
+  }
+  if (!data) return [];
+  const keys: string[] = [];
+  const walk = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      const found = ruleFor(key);
+      if (found && found.key === key) {
+        if (found.rule.effect === 'widening') keys.push(key);
+      } else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, key);
+    }
+  };
+  walk(data as Record<string, unknown>, '');
+  return keys;
+}
+
+function listTrusted(json: boolean): number {
+  const rows = trustRecords(process.env).map((r) => {
+    let state: string;
+    if (r.configHash === null) state = 'trusted before config versions were recorded: trust it again';
+    else state = projectConfigHash(r.path) === r.configHash ? 'config unchanged' : 'config changed since: trust it again';
+    return { path: r.path, trustedAt: r.trustedAt, configHash: r.configHash, state };
+  });
+  if (json) process.stdout.write(JSON.stringify({ workspaces: rows }, null, 2) + '\n');
+  else if (rows.length === 0) process.stdout.write('no trusted workspaces (mini-agent trust [DIR] adds one)\n');
+  else for (const r of rows) process.stdout.write(`${r.path}  ${r.trustedAt ?? '(date not recorded)'}  ${r.state}\n`);
   return EXIT.completed;
 }

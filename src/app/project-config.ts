@@ -1,0 +1,153 @@
+// What a workspace's own `.mini-agent/config.json` may change. It came with the repository (or
+// the model wrote it), so until the user trusts the workspace it may only narrow what the user
+// allowed. Every key is in PROJECT_KEYS, once:
+// - narrowing: applies without trust (deny and ask rules, display, compaction, a model id for
+//   the provider the user chose);
+// - lower: a limit, applied without trust only when it lowers the value the user's own settings give;
+// - subset: the tool list, applied without trust only for tools that are on without it;
+// - widening: needs trust (allow rules, allowPaths, bash.envAllowlist, hooks, MCP servers, and
+//   everything that decides where a request goes and what credentials it carries).
+// Pure: the caller gives the config data and the values the user's own layers resolve to.
+import { isPlainObject } from '../core/types.js';
+import type { ConfigFile, EffectiveConfig } from './config.js';
+
+export type KeyEffect = 'narrowing' | 'lower' | 'subset' | 'widening';
+
+export interface ProjectKeyRule {
+  effect: KeyEffect;
+  /** Why, in a few words (shown by --show-config and in the README). */
+  why: string;
+  /** For `lower`: the value without the project config. */
+  current?: (c: EffectiveConfig) => number;
+}
+
+/** Every key a project config may hold (dotted; a key covers the keys under it). */
+export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
+  provider: { effect: 'widening', why: 'decides where requests go and which API key they carry' },
+  baseUrl: { effect: 'widening', why: 'decides where requests (and the API key) go' },
+  apiKey: { effect: 'widening', why: 'a credential' },
+  model: { effect: 'narrowing', why: 'a model id, for the provider the user chose' },
+  maxTurns: { effect: 'lower', why: 'a limit', current: (c) => c.maxTurns },
+  timeoutMs: { effect: 'lower', why: 'a limit', current: (c) => c.timeoutMs },
+  idleTimeoutMs: { effect: 'lower', why: 'a limit', current: (c) => c.idleTimeoutMs },
+  'retry.maxRetries': { effect: 'lower', why: 'a limit', current: (c) => c.retry.maxRetries },
+  'retry.baseDelayMs': { effect: 'narrowing', why: 'retry pacing' },
+  'retry.maxDelayMs': { effect: 'narrowing', why: 'retry pacing' },
+  models: { effect: 'narrowing', why: "a model's window, output cap and prices (display and compaction)" },
+  compaction: { effect: 'narrowing', why: 'when and how much to compact' },
+  'bash.timeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.timeoutSeconds },
+  'bash.maxTimeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.maxTimeoutSeconds },
+  'bash.envAllowlist': { effect: 'widening', why: 'lets secret variables reach commands' },
+  'bash.parallel': { effect: 'narrowing', why: 'scheduling only' },
+  'permissions.allow': { effect: 'widening', why: 'approves calls without asking' },
+  'permissions.ask': { effect: 'narrowing', why: 'asks before more calls' },
+  'permissions.deny': { effect: 'narrowing', why: 'refuses more calls' },
+  hooks: { effect: 'widening', why: 'runs code from the repository' },
+  allowPaths: { effect: 'widening', why: 'lets file tools reach folders outside the workspace' },
+  tools: { effect: 'subset', why: 'may turn tools off, not on' },
+  'loopGuard.warnAfter': { effect: 'lower', why: 'a limit', current: (c) => c.loopGuard.warnAfter },
+  'loopGuard.stopAfter': { effect: 'lower', why: 'a limit', current: (c) => c.loopGuard.stopAfter },
+  mcpServers: { effect: 'widening', why: 'starts programs and connects to servers' },
+  'contextFiles.enabled': { effect: 'narrowing', why: 'context files on or off' },
+  'contextFiles.maxBytes': { effect: 'lower', why: 'a limit', current: (c) => c.contextFiles.maxBytes },
+};
+
+/** One key of the project config and what became of it. */
+export interface ProjectKeyDecision {
+  key: string;
+  effect: KeyEffect;
+  applied: boolean;
+  /** Why it applied or was ignored. */
+  why: string;
+}
+
+/** The rule for a dotted key: its own, or the nearest enclosing key's. */
+export function ruleFor(key: string): { key: string; rule: ProjectKeyRule } | undefined {
+  for (let k = key; ; ) {
+    const rule = PROJECT_KEYS[k];
+    if (rule) return { key: k, rule };
+    const dot = k.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    k = k.slice(0, dot);
+  }
+}
+
+/** The keys of `data` that the table names, as [dotted key, value] (objects are walked until a key has a rule). */
+function leaves(data: Record<string, unknown>, prefix = ''): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(data)) {
+    if (v === undefined) continue;
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (PROJECT_KEYS[key] || !isPlainObject(v)) out.push([key, v]);
+    else out.push(...leaves(v, key));
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let cur = target;
+  for (const p of parts.slice(0, -1)) {
+    if (!isPlainObject(cur[p])) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/**
+ * The project config as it applies. Trusted: all of it. Untrusted: its narrowing keys, its limits
+ * where they lower the user's value, its tool list cut to the tools on without it; the rest ignored.
+ * `without` is the configuration the user's own layers give (the project config left out).
+ */
+export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without: EffectiveConfig | undefined, trustHint: string): { kept: ConfigFile; decisions: ProjectKeyDecision[] } {
+  if (!trusted && !without) throw new Error('narrowProjectConfig: an untrusted project config needs the configuration without it');
+  const kept: Record<string, unknown> = {};
+  const decisions: ProjectKeyDecision[] = [];
+  for (const [key, value] of leaves(data as Record<string, unknown>)) {
+    const found = ruleFor(key);
+    // The config check knows every key; one the table lacks is kept (the check has passed it).
+    const effect = found?.rule.effect ?? 'narrowing';
+    const decide = (applied: boolean, why: string, keptValue: unknown = value) => {
+      decisions.push({ key, effect, applied, why });
+      if (applied) setPath(kept, key, keptValue);
+    };
+    if (trusted) {
+      decide(true, effect === 'narrowing' ? found?.rule.why ?? 'narrowing' : 'the workspace is trusted');
+      continue;
+    }
+    switch (effect) {
+      case 'narrowing':
+        // A model id chosen for a provider that does not apply is not one for the user's provider.
+        if (key === 'model' && typeof data.provider === 'string') decide(false, `a model for the provider ${data.provider}, which is ignored; ${trustHint}`);
+        else decide(true, found?.rule.why ?? 'a setting');
+        break;
+      case 'widening':
+        decide(false, `${found?.rule.why}; ${trustHint}`);
+        break;
+      case 'lower': {
+        const current = found!.rule.current!(without!);
+        if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${current} without it)`);
+        else decide(false, `would raise the limit above ${current}; ${trustHint}`);
+        break;
+      }
+      case 'subset': {
+        const on = without!.tools;
+        const list = Array.isArray(value) ? (value as string[]) : [];
+        const extra = on ? list.filter((t) => !on.includes(t)) : [];
+        if (extra.length === 0) decide(true, 'a subset of the tools that are on');
+        else if (extra.length === list.length) decide(false, `turns on tools the user's config turned off (${extra.join(', ')}); ${trustHint}`);
+        else {
+          const subset = list.filter((t) => !extra.includes(t));
+          decide(true, `only ${subset.join(', ')}: the user's config turned off ${extra.join(', ')} (${trustHint})`, subset);
+        }
+        break;
+      }
+    }
+  }
+  return { kept: kept as ConfigFile, decisions };
+}
+
+/** The keys an untrusted project config could not change, for the one-line warning. */
+export function ignoredKeys(decisions: readonly ProjectKeyDecision[]): string[] {
+  return decisions.filter((d) => !d.applied || (d.effect === 'subset' && d.why.startsWith('only '))).map((d) => d.key);
+}
