@@ -59,7 +59,7 @@ export const AGENT_FLAGS_HELP = {
   -y, --yes           approve every call the policy would ask about (deny rules still hold)
   --approve RULE      approve the calls RULE covers (repeatable), e.g. --approve 'bash(npm test)'
   --bash-timeout S    bash's default timeout in seconds (default 120)
-  --trust-workspace   load this workspace's own hooks and MCP servers (.mini-agent/config.json) for this run`,
+  --trust-workspace   trust this workspace's own .mini-agent/config.json for this run (its widening keys, hooks, MCP servers)`,
   extensions: `Extensions:
   --no-context-files  leave AGENTS.md / CLAUDE.md out of the system prompt
   --mcp-config FILE   add the MCP servers of FILE ({"mcpServers": {...}}, as other agents write it; repeatable)`,
