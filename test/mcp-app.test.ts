@@ -92,11 +92,12 @@ describe('MCP tools in a run', () => {
 
   it('risk execute (the default) asks; without an asker the call is refused with how to allow it', async () => {
     const { cwd, home } = setup('user', { everything });
-    const model = new ScriptedModel({ turns: [{ toolCalls: [{ id: 'c1', name: 'everything__echo', arguments: { message: 'x' } }] }, { text: 'ok' }] });
+    // A tool that does not say it is read-only (echo does, with readOnlyHint, and so runs: see mcp-risk.test.ts).
+    const model = new ScriptedModel({ turns: [{ toolCalls: [{ id: 'c1', name: 'everything__toggle-simulated-logging', arguments: {} }] }, { text: 'ok' }] });
     const agent = await createAgent({ cwd, home, env: {}, modelAdapter: model });
     await agent.prompt('go');
     const text = JSON.stringify(agent.messages());
-    expect(text).toContain('Permission denied for tool \\"everything__echo\\"');
+    expect(text).toContain('Permission denied for tool \\"everything__toggle-simulated-logging\\"');
     await agent.close();
   });
 

@@ -255,7 +255,8 @@ describe('server-everything over stdio', () => {
     expect(status.toolTokens).toBe(status.tools.reduce((s, t) => s + t.tokens, 0));
     expect(status.tools.every((t) => t.tokens > 0)).toBe(true);
     const echo = tool(m, 'everything__echo');
-    expect(echo).toMatchObject({ risk: 'execute', source: 'mcp:everything', description: expect.stringMatching(/^\[MCP server everything\] /) });
+    // echo says readOnlyHint: true, which decides its risk over the server's default (execute).
+    expect(echo).toMatchObject({ risk: 'read', riskBasis: 'annotation', source: 'mcp:everything', description: expect.stringMatching(/^\[MCP server everything\] /) });
     expect(echo.parameters).toEqual({ type: 'object', properties: { message: { type: 'string', description: 'Message to echo' } }, required: ['message'] });
     expect(changes).toBeGreaterThan(0);
   });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../core/types.js';
 import { coveredBy, decide, suggestedRule, type CallFacts, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { PermissionCheck, PermissionContext, PermissionDecision } from '../tools/registry.js';
-import type { ToolDefinition, ToolRisk } from '../tools/tool.js';
+import { readOnlyRefusal, runsReadOnly, type ToolDefinition, type ToolRisk } from '../tools/tool.js';
 import { displayPath, inWorkspace } from '../tools/workspace.js';
 
 /** A call that needs the user's approval, as the front end sees it. */
@@ -60,9 +60,9 @@ export function permissionGate(opts: GateOptions): PermissionCheck {
   return async (call, tool, ctx) => {
     const facts = callFacts(call, tool, ctx);
     const mode = opts.mode?.() ?? 'default';
-    if ((opts.readOnly || mode === 'read-only') && tool.risk !== 'read') {
+    if ((opts.readOnly || mode === 'read-only') && !runsReadOnly(tool)) {
       const [why, fix] = opts.readOnly ? ['--read-only', 'The user can run without --read-only.'] : ['the read-only mode', 'The user can switch to another mode.'];
-      return { allow: false, reason: `mini-agent runs read-only (${why}); ${call.name} ${tool.risk === 'write' ? 'changes files' : 'runs commands'}. ${fix}`, source: 'read-only' };
+      return { allow: false, reason: `mini-agent runs read-only (${why}); ${call.name} ${readOnlyRefusal(tool)}. ${fix}`, source: 'read-only' };
     }
     const d = decide(opts.policy, facts);
     const rule = d.rule?.text ?? null;

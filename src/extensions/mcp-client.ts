@@ -11,7 +11,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { prepareNodeFetch } from '../core/node-fetch.js';
-import type { ToolContext, ToolDefinition, ToolOutput } from '../tools/tool.js';
+import type { RiskBasis, ToolContext, ToolDefinition, ToolOutput, ToolRisk } from '../tools/tool.js';
 import type { McpServerSpec } from './mcp-config.js';
 import { ChildStdioTransport } from './mcp-stdio.js';
 import {
@@ -22,6 +22,7 @@ import {
   mcpToolDescription,
   mcpToolNames,
   mcpToolParameters,
+  mcpToolRisk,
   mcpToolTokens,
   serverEnv,
   type McpCallResult,
@@ -39,6 +40,9 @@ export interface McpToolInfo {
   description: string;
   /** Estimated tokens of its definition as sent to the model. */
   tokens: number;
+  /** Its risk, and whether that came from its annotations, the user's per-tool setting or the server's default (see mcpToolRisk). */
+  risk: ToolRisk;
+  riskBasis: RiskBasis;
 }
 
 export interface McpServerStatus {
@@ -280,15 +284,18 @@ export class McpManager {
     const names = mcpToolNames(e.spec.name, listed.map((t) => t.name));
     e.tools = listed.map((tool, i) => {
       const taskRequired = tool.execution?.taskSupport === 'required';
+      const { risk, basis } = mcpToolRisk(tool, e.spec);
       const def: McpToolDefinition = {
         name: names[i],
         description: mcpToolDescription(e.spec.name, tool),
         parameters: mcpToolParameters(tool.inputSchema),
-        risk: e.spec.risk,
+        risk,
+        riskBasis: basis,
         source: `mcp:${e.spec.name}`,
         execute: (args, ctx) => this.call(e, tool.name, taskRequired, args, ctx),
       };
-      return { def, info: { name: def.name, mcpName: tool.name, description: def.description, tokens: mcpToolTokens(def) }, taskRequired };
+      const info = { name: def.name, mcpName: tool.name, description: def.description, tokens: mcpToolTokens(def), risk, riskBasis: basis };
+      return { def, info, taskRequired };
     });
   }
 

@@ -5,7 +5,7 @@
 //   { "name": { "command": "npx", "args": [...], "env": {...}, "cwd": "..." } }   a stdio server
 //   { "name": { "url": "https://host/mcp", "headers": {...} } }                    a streamable HTTP server
 // plus "type" ("stdio", "http", "streamable-http"; "sse" is refused with a hint), and our own keys
-// "risk", "startupTimeoutMs", "toolTimeoutMs", "disabled". A few spellings from other agents are
+// "risk", "tools", "startupTimeoutMs", "toolTimeoutMs", "disabled". A few spellings from other agents are
 // taken too, because people paste them: "enabled": false (Codex, opencode), "serverUrl"
 // (Windsurf), "httpUrl" (Gemini CLI). Other keys are ignored, not errors: a pasted block often
 // carries keys meant for another agent ("autoApprove", "alwaysAllow", "timeout"…).
@@ -25,10 +25,17 @@ export interface McpServerSpec {
   /** Where it was configured, for messages: e.g. "user config /x/config.json". */
   source: string;
   transport: McpTransportSpec;
+  /** The risk of this server's tools that have no annotations (readOnlyHint, destructiveHint). */
   risk: ToolRisk;
+  /** The user's per-tool settings, by the tool's name on the server: `"tools": {"NAME": {"risk": …}}`; wins over annotations. */
+  tools?: Record<string, McpToolSettings>;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   enabled: boolean;
+}
+
+export interface McpToolSettings {
+  risk?: ToolRisk;
 }
 
 export interface ParseOptions {
@@ -139,6 +146,7 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
     source: opts.source,
     transport,
     risk: risk as ToolRisk,
+    ...(entry.tools !== undefined ? { tools: toolSettings(entry.tools, key('tools')) } : {}),
     startupTimeoutMs: positiveMs(entry.startupTimeoutMs, key('startupTimeoutMs'), DEFAULT_STARTUP_TIMEOUT_MS),
     toolTimeoutMs: positiveMs(entry.toolTimeoutMs, key('toolTimeoutMs'), DEFAULT_TOOL_TIMEOUT_MS),
     enabled,
@@ -172,6 +180,23 @@ function stringRecord(value: unknown, where: string): Record<string, string> {
   if (!isPlainObject(value)) throw new UsageError(`${where} must be an object of strings`);
   for (const [k, v] of Object.entries(value)) if (typeof v !== 'string') throw new UsageError(`${where}.${k} must be a string`);
   return value as Record<string, string>;
+}
+
+/**
+ * `"tools": {"NAME": {"risk": "read" | "write" | "execute"}}`: per tool, by its name on the server
+ * (as `mcp list` shows it). Other keys of a tool's entry are ignored, as for a server (Codex puts
+ * "approval_mode" there); a risk that is not one of the three is an error.
+ */
+function toolSettings(value: unknown, where: string): Record<string, McpToolSettings> {
+  if (!isPlainObject(value)) throw new UsageError(`${where} must be an object of tool name (as the server names it) → {"risk": "read" | "write" | "execute"}`);
+  const out: Record<string, McpToolSettings> = {};
+  for (const [name, settings] of Object.entries(value)) {
+    if (!isPlainObject(settings)) throw new UsageError(`${where}.${name} must be an object such as {"risk": "read"}`);
+    const risk = settings.risk;
+    if (risk !== undefined && (typeof risk !== 'string' || !RISKS.includes(risk as ToolRisk))) throw new UsageError(`${where}.${name}.risk must be "read", "write" or "execute"`);
+    out[name] = risk === undefined ? {} : { risk: risk as ToolRisk };
+  }
+  return out;
 }
 
 function positiveMs(value: unknown, where: string, fallback: number): number {

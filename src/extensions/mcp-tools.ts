@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import type { TextContent } from '../core/types.js';
 import { isPlainObject } from '../core/types.js';
 import { estimateTextTokens } from '../session/tokens.js';
-import type { ToolOutput } from '../tools/tool.js';
+import type { RiskBasis, ToolOutput, ToolRisk } from '../tools/tool.js';
 import { formatBytes } from '../tools/truncate.js';
-import type { McpTransportSpec } from './mcp-config.js';
+import type { McpServerSpec, McpTransportSpec } from './mcp-config.js';
 
 /** The longest tool name the providers accept (OpenAI: ^[a-zA-Z0-9_-]{1,64}$). */
 export const MAX_TOOL_NAME = 64;
@@ -19,6 +19,8 @@ export interface McpListedTool {
   description?: string;
   inputSchema?: unknown;
   execution?: { taskSupport?: string };
+  /** Hints from the server about what the tool does (MCP 2025-03-26 on). */
+  annotations?: { readOnlyHint?: unknown; destructiveHint?: unknown };
 }
 
 /** A tools/call result (the fields we use). */
@@ -62,6 +64,30 @@ export function mcpToolNames(server: string, tools: readonly string[]): string[]
 function hashed(clean: string, key: string): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return `${clean.slice(0, MAX_TOOL_NAME - 9)}_${hash}`;
+}
+
+const RISK_ORDER: readonly ToolRisk[] = ['read', 'write', 'execute'];
+
+/**
+ * A server tool's risk and where it came from, first match wins:
+ *   1. the user's per-tool setting (`"tools": {"NAME": {"risk": …}}` in the server's config);
+ *   2. the tool's annotations: `readOnlyHint: true` is read. A tool with `destructiveHint: true`,
+ *      or `readOnlyHint: false` (the spec then takes destructiveHint as true unless it says
+ *      false; a non-destructive change is still a change), is write, or the server's risk when
+ *      that is higher: the server's own word never makes a call ask less than the user's
+ *      per-server risk (`execute`, the default, asks), only readOnlyHint makes a tool read;
+ *   3. the server's `risk`, for a tool without those hints.
+ * Only 1 and 2 make a tool run under --read-only (see runsReadOnly).
+ */
+export function mcpToolRisk(tool: Pick<McpListedTool, 'name' | 'annotations'>, server: Pick<McpServerSpec, 'risk'> & { tools?: McpServerSpec['tools'] }): { risk: ToolRisk; basis: RiskBasis } {
+  const own = server.tools && Object.hasOwn(server.tools, tool.name) ? server.tools[tool.name].risk : undefined;
+  if (own) return { risk: own, basis: 'tool-setting' };
+  const a = isPlainObject(tool.annotations) ? tool.annotations : {};
+  if (a.readOnlyHint === true) return { risk: 'read', basis: 'annotation' };
+  if (a.readOnlyHint === false || typeof a.destructiveHint === 'boolean') {
+    return { risk: RISK_ORDER[Math.max(RISK_ORDER.indexOf('write'), RISK_ORDER.indexOf(server.risk))], basis: 'annotation' };
+  }
+  return { risk: server.risk, basis: 'server-default' };
 }
 
 export function mcpToolDescription(server: string, tool: McpListedTool): string {

@@ -45,6 +45,12 @@ export interface ToolDefinition<Args = any> {
   /** JSON Schema of the arguments (written with TypeBox); validated before execute is called. */
   parameters: object;
   risk: ToolRisk;
+  /**
+   * Where `risk` came from, for tools whose risk is not their own (MCP tools; built-in tools leave
+   * it unset): the server's annotations (readOnlyHint, destructiveHint), the user's per-tool
+   * setting, or the user's per-server risk, which only sets a default. See runsReadOnly.
+   */
+  riskBasis?: RiskBasis;
   /** Where the tool comes from when it is not built in, e.g. `mcp:SERVER` (the system prompt lists such tools by source). */
   source?: string;
   /**
@@ -57,6 +63,24 @@ export interface ToolDefinition<Args = any> {
   /** Truncates its own output (with a continuation hint), so the registry leaves it alone below the hard cap. */
   selfTruncating?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export type RiskBasis = 'annotation' | 'tool-setting' | 'server-default';
+
+/**
+ * Whether a tool may run under --read-only (and the read-only mode): a read tool, unless it is
+ * read only by a server-wide default. A server the user marked "read" may still have write tools;
+ * only the tool itself (its annotations) or the user's word for that tool makes it read-only.
+ */
+export function runsReadOnly(tool: Pick<ToolDefinition, 'risk' | 'riskBasis'>): boolean {
+  return tool.risk === 'read' && tool.riskBasis !== 'server-default';
+}
+
+/** What a tool that may not run read-only does, for the refusal: "changes files", "runs commands", … */
+export function readOnlyRefusal(tool: Pick<ToolDefinition, 'risk' | 'riskBasis'>): string {
+  if (tool.risk === 'read') return "is read-only only by its MCP server's default risk, not by its annotations or a per-tool setting";
+  const what = tool.risk === 'write' ? 'changes files' : 'runs commands';
+  return tool.riskBasis === 'annotation' ? `${what} (its MCP annotations do not say read-only)` : what;
 }
 
 /** What a tool call turns into, always: success or an error the model can read. */
