@@ -162,6 +162,7 @@ describe('the interactive mode in a terminal', () => {
     const q = await t.waitFor(/Allow\? \[y\]es, \[n\]o, \[a\]lways for this session/);
     expect(q).toContain(`$ ${command}`);
     t.type(answer);
+    if (answer === 'n') t.keys('Enter'); // "no" asks for an optional reason; Enter sends none
     await t.waitFor(/finished[\s\S]*scripted\/script/);
     const out = (() => {
       try {

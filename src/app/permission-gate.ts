@@ -18,7 +18,11 @@ export interface PermissionRequest {
   risk: ToolRisk;
   /** Why it asks: the rule or default that said "ask". */
   reason: string;
-  /** The rule an "always" answer grants for the rest of the session (unless the answer names its own). */
+  /**
+   * The rule an "always" answer grants for the rest of the session (unless the answer names its
+   * own): for a command, the exact line (`bash(a; b)` covers `a; b` again, and only it), for a file
+   * tool the exact path.
+   */
   suggestedRule: string;
   /** Aborted when the run is stopped: stop waiting (the call is refused). */
   signal: AbortSignal;
@@ -98,7 +102,7 @@ async function approve(opts: GateOptions, call: ToolCall, tool: ToolDefinition, 
       source: 'no one to ask',
       reason:
         `this call needs approval (${why}), and there is no one to ask (no terminal or client is attached). ` +
-        `The user can approve it with --yes, with --approve '${suggested}', or with a permissions.allow rule in .mini-agent/config.json.`,
+        `The user can approve it with --yes, with --approve ${shellQuoted(suggested)}, or with a permissions.allow rule in .mini-agent/config.json.`,
     };
   }
   const requestId = randomUUID();
@@ -131,6 +135,11 @@ async function waitForReply(ask: PermissionAsker, request: PermissionRequest): P
     return { decision: 'deny', reason: 'the answer was not allow, deny or always' };
   }
   return reply;
+}
+
+/** A word for a POSIX shell: in single quotes, a quote inside written '\\''. */
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the policy looks at: the tool, its risk, the paths as the user sees them, the command. */

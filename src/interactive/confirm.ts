@@ -1,50 +1,122 @@
-// Asking the user about a call the permission policy says to ask about: the call as the user
-// needs to see it (bash: the command; edits: the changes; writes: the path and the start of the
-// content), and y / n / a (always for this session). The run waits; Ctrl+C aborts it.
+// Asking the user about a call the permission policy says to ask about. The question shows the
+// call whole (approval-view.ts: the command, every edit, the write's content), fitted to the
+// screen with an honest count of what is hidden; `v` or Space opens a pager over all of it. The
+// answers: y (allow), a (always: the rule it stores is named), n (no, then an optional reason
+// line that goes back to the model with the refusal). The run waits; Ctrl+C aborts it.
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
-import { clean, cut, type Paint } from './view.js';
+import { visibleText } from '../core/visible-text.js';
+import { exactCommand, ruleInBrief } from '../tools/permissions.js';
+import { fitRows, requestBody, type BodyRow } from './approval-view.js';
+import { LineEditor } from './editor.js';
+import type { Key } from './keys.js';
+import type { Cursor } from './screen.js';
+import { serializeRow, wrapSpans } from './terminal-text.js';
+import type { Paint } from './view.js';
 
-export interface PendingQuestion {
-  request: PermissionRequest;
-  answer(reply: PermissionReply): void;
+/** The question as drawn: its lines and, while a reason is typed, the cursor in them. */
+export interface QuestionFrame {
+  lines: string[];
+  cursor?: Cursor;
 }
 
-/** The lines that show a request, for the live region. */
-export function questionLines(q: PendingQuestion, width: number, p: Paint): string[] {
-  const r = q.request;
-  const a = r.arguments;
-  const lines = [p.yellow(`? ${r.tool} needs your approval`) + p.dim(` (${r.reason})`)];
-  const body = (text: string, max: number) => clean(text).split('\n').slice(0, max).map((l) => `  ${cut(l, width - 4)}`);
-  if (typeof a.command === 'string') lines.push(...body(`$ ${a.command}`, 8));
-  else if (r.tool === 'edit_file' && (Array.isArray(a.edits) || typeof a.edits === 'string')) {
-    lines.push(`  ${cut(String(a.path ?? ''), width - 4)}`);
-    const edits = Array.isArray(a.edits) ? a.edits : safeParse(a.edits as string);
-    for (const e of (Array.isArray(edits) ? edits : []).slice(0, 4) as Array<{ oldText?: unknown; newText?: unknown }>) {
-      for (const l of clean(String(e.oldText ?? '')).split('\n').slice(0, 6)) lines.push(p.red(`  - ${cut(l, width - 6)}`));
-      for (const l of clean(String(e.newText ?? '')).split('\n').slice(0, 6)) lines.push(p.green(`  + ${cut(l, width - 6)}`));
+/** The fewest rows the body gets, however little room there is: a head row, the hidden count, the last row. */
+const MIN_BODY_ROWS = 3;
+
+type View = 'question' | 'pager' | 'reason';
+
+export class ApprovalQuestion {
+  private view: View = 'question';
+  private pagerTop = 0;
+  /** The pager's page height as last drawn (the keys page by it). */
+  private pageRows = 10;
+  private readonly reasonEditor = new LineEditor();
+  /** The body laid out for one width (laid out again when the width changes). */
+  private layout: { width: number; rows: BodyRow[] } | undefined;
+
+  constructor(
+    readonly request: PermissionRequest,
+    private readonly answer: (reply: PermissionReply) => void,
+  ) {}
+
+  key(key: Key): void {
+    if (this.view === 'reason') return this.reasonKey(key);
+    if (this.view === 'pager') return this.pagerKey(key);
+    if (key.name !== 'text') return;
+    const k = key.text.trim().toLowerCase();
+    if (k === 'y') this.answer('allow');
+    else if (k === 'a') this.answer('always');
+    else if (k === 'n') this.view = 'reason';
+    else if (k === 'v' || key.text === ' ') {
+      this.view = 'pager';
+      this.pagerTop = 0;
     }
-  } else if (typeof a.path === 'string') {
-    lines.push(`  ${cut(a.path, width - 4)}`);
-    const content = typeof a.content === 'string' ? a.content : typeof a.text === 'string' ? a.text : undefined;
-    if (content !== undefined) lines.push(...body(content, 6).map((l) => p.dim(l)));
-  } else lines.push(`  ${cut(clean(JSON.stringify(a)), width - 4)}`);
-  lines.push(`  Allow? ${p.bold('[y]')}es, ${p.bold('[n]')}o, ${p.bold('[a]')}lways for this session (${cut(r.suggestedRule, Math.max(10, width - 50))})`);
-  return lines;
-}
-
-/** The reply a key gives, or undefined for a key that is not an answer. */
-export function replyFor(text: string): PermissionReply | undefined {
-  const k = text.trim().toLowerCase();
-  if (k === 'y') return 'allow';
-  if (k === 'n') return 'deny';
-  if (k === 'a') return 'always';
-  return undefined;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
+
+  /** The lines of the question in `room` rows of the live region (it takes more when there is less: the body keeps a head, the hidden count and its last row). */
+  frame(width: number, room: number, p: Paint): QuestionFrame {
+    const rows = this.bodyRows(width, p);
+    const header = wrap(visibleText(`? ${this.request.tool} needs your approval (${this.request.reason})`), width, p.yellow, '');
+    if (this.view === 'pager') return { lines: [...header, ...this.page(rows, room - 2, p)] };
+    if (this.view === 'reason') {
+      const prompt = wrap(`Why not? (optional, sent to the model with the refusal) Enter sends · Esc: back`, width, p.yellow);
+      const editor = this.reasonEditor.render(width, { prompt: '  reason ❯ ' });
+      const body = fitRows(rows, Math.max(MIN_BODY_ROWS, room - header.length - prompt.length - editor.lines.length), p);
+      const top = header.length + body.length + prompt.length;
+      return { lines: [...header, ...body, ...prompt, ...editor.lines], cursor: { line: top + editor.cursorLine, column: editor.cursorColumn } };
+    }
+    const prompt = this.promptLines(width, p);
+    const bodyRoom = Math.max(MIN_BODY_ROWS, room - header.length - prompt.length);
+    const hidden = rows.length > bodyRoom;
+    const ask = `  Allow? ${p.bold('[y]')}es, ${p.bold('[n]')}o, ${p.bold('[a]')}lways for this session` + (hidden ? ` · ${p.bold('[v]')}iew all (${rows.length} rows)` : ` · ${p.dim('[v]iew in a pager')}`);
+    return { lines: [...header, ...fitRows(rows, bodyRoom, p), ask, ...prompt] };
+  }
+
+  /** What "always" stores, said plainly, and that "no" can carry a reason. */
+  private promptLines(width: number, p: Paint): string[] {
+    const rule = this.request.suggestedRule;
+    const pattern = /^[^(]+\((.*)\)$/s.exec(rule)?.[1];
+    const exact = typeof this.request.arguments.command === 'string' && pattern !== undefined && exactCommand(pattern) !== undefined;
+    const brief = visibleText(ruleInBrief(rule, Math.max(20, width - 40))); // the rule holds the command: nothing in it drives the terminal
+    return wrap(`[a] stores the rule ${brief}${exact ? ': this exact command line again, nothing else' : ''}; [n] lets you say why`, width, p.dim);
+  }
+
+  private page(rows: readonly BodyRow[], height: number, p: Paint): string[] {
+    this.pageRows = Math.max(MIN_BODY_ROWS, height);
+    this.pagerTop = Math.max(0, Math.min(this.pagerTop, rows.length - this.pageRows));
+    const shown = rows.slice(this.pagerTop, this.pagerTop + this.pageRows).map((r) => r.text);
+    const end = this.pagerTop + shown.length;
+    return [...shown, p.yellow(`  rows ${this.pagerTop + 1}–${end} of ${rows.length}${end >= rows.length ? ' (the end)' : ''} · ↑↓ PgUp PgDn Space Home End · q/Esc: back`)];
+  }
+
+  private pagerKey(key: Key): void {
+    const name = key.name === 'text' ? key.text : key.name;
+    const page = this.pageRows;
+    const moves: Record<string, (top: number) => number> = {
+      up: (t) => t - 1, k: (t) => t - 1, down: (t) => t + 1, j: (t) => t + 1, enter: (t) => t + 1,
+      pageup: (t) => t - page, b: (t) => t - page, pagedown: (t) => t + page, ' ': (t) => t + page,
+      home: () => 0, g: () => 0, end: () => Number.MAX_SAFE_INTEGER, G: () => Number.MAX_SAFE_INTEGER,
+    };
+    if (name === 'q' || name === 'escape') this.view = 'question';
+    else if (Object.hasOwn(moves, name)) this.pagerTop = Math.max(0, moves[name](this.pagerTop)); // the frame clamps the end
+  }
+
+  private reasonKey(key: Key): void {
+    if (key.name === 'escape') {
+      this.view = 'question';
+      return;
+    }
+    if (this.reasonEditor.handleKey(key) !== 'submit') return;
+    const reason = this.reasonEditor.text.replace(/\s+/g, ' ').trim();
+    this.answer(reason === '' ? 'deny' : { decision: 'deny', reason });
+  }
+
+  private bodyRows(width: number, p: Paint): BodyRow[] {
+    if (this.layout?.width !== width) this.layout = { width, rows: requestBody(this.request, width, p) };
+    return this.layout.rows;
+  }
+}
+
+/** `text` word-wrapped to `width` under an indent, each row styled. */
+function wrap(text: string, width: number, style: (s: string) => string, indent = '  '): string[] {
+  return wrapSpans([{ text, style: '' }], Math.max(10, width - indent.length)).map((row) => style(indent + serializeRow(row, false)));
 }

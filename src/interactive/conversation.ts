@@ -5,14 +5,15 @@
 // the queue and the editor.
 import type { Agent } from '../app/agent.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
+import { ruleInBrief } from '../tools/permissions.js';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
-import { questionLines, replyFor, type PendingQuestion } from './confirm.js';
+import { ApprovalQuestion } from './confirm.js';
 import { LineEditor } from './editor.js';
 import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
-import type { LiveFrame, Screen } from './screen.js';
+import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 
 export interface ConversationOptions {
@@ -40,7 +41,7 @@ export class Conversation {
   private stream: MarkdownStream | undefined;
   private readonly tools = new Map<string, { name: string; args: Record<string, unknown>; started: number }>();
   private queue: QueueItem[] = [];
-  private question: PendingQuestion | undefined;
+  private question: ApprovalQuestion | undefined;
   private lastCtrlC = 0;
   private runEvents: AgentEvent[] = [];
   private lastRun: AgentEvent[] = [];
@@ -77,13 +78,13 @@ export class Conversation {
         if (this.question?.request !== request) return;
         this.question = undefined;
         request.signal.removeEventListener('abort', onAbort);
-        this.screen.print([this.p.dim(`  ${request.tool}: ${typeof reply === 'string' ? reply : reply.decision}`)]);
+        this.screen.print([this.p.dim(`  ${request.tool}: ${answerNote(reply, request)}`)]);
         this.redraw();
         resolve(reply);
       };
       const onAbort = () => done('deny');
       request.signal.addEventListener('abort', onAbort, { once: true });
-      this.question = { request, answer: done };
+      this.question = new ApprovalQuestion(request, done);
       this.redraw();
     });
 
@@ -96,8 +97,8 @@ export class Conversation {
   key(key: Key): void {
     if (key.name !== 'text' && key.name !== 'paste' && key.ctrl && key.name === 'c') return this.interrupt();
     if (this.question) {
-      const reply = key.name === 'text' ? replyFor(key.text) : undefined;
-      if (reply) this.question.answer(reply);
+      this.question.key(key);
+      this.redraw();
       return;
     }
     if (key.name !== 'text' && key.name !== 'paste') {
@@ -335,12 +336,27 @@ export class Conversation {
     if (this.stream) live.push(...this.stream.live());
     for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
-    if (this.question) live.push(...questionLines(this.question, width, this.p));
-    live.push(...queueLines(this.queue, width, this.p));
+    const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
     const r = this.editor.render(width, { prompt: hint });
+    let cursor: Cursor | undefined;
+    if (this.question) {
+      // The question gets the rows the rest of the live region leaves (the screen drops rows from the top, never from it).
+      const q = this.question.frame(width, this.screen.liveRows - live.length - queue.length - r.lines.length, this.p);
+      if (q.cursor) cursor = { line: live.length + q.cursor.line, column: q.cursor.column };
+      live.push(...q.lines);
+    }
+    live.push(...queue);
     const top = live.length;
     live.push(...r.lines);
-    return { lines: live, cursor: this.question ? undefined : { line: top + r.cursorLine, column: r.cursorColumn } };
+    return { lines: live, cursor: this.question ? cursor : { line: top + r.cursorLine, column: r.cursorColumn } };
   };
+}
+
+/** An answer as the scrollback keeps it: the decision, the rule "always" stored, the reason given with a "no". */
+function answerNote(reply: PermissionReply, request: PermissionRequest): string {
+  const r = typeof reply === 'string' ? { decision: reply } : reply;
+  if (r.decision === 'always') return `always (${clean(ruleInBrief(r.rule ?? request.suggestedRule, 60))})`;
+  if (r.decision === 'deny' && r.reason) return `deny (${clean(r.reason)})`;
+  return r.decision;
 }

@@ -77,6 +77,11 @@ export class Screen {
     return Math.max(20, this.out.columns);
   }
 
+  /** The rows the live region may take: the terminal's height less one (rows above the top could not be redrawn). */
+  get liveRows(): number {
+    return Math.max(2, this.out.rows) - 1;
+  }
+
   /** Lines that are final: they go to the scrollback above the live region, once. */
   print(lines: readonly string[]): void {
     if (lines.length === 0) return;

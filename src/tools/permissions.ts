@@ -3,7 +3,10 @@
 // allow; a call no rule names gets its tool's default (read: allow; write: allow inside the
 // workspace, ask outside it; execute: ask). For file tools PATTERN is a glob over the
 // workspace-relative path; for bash it is a glob over the command line, where `*` matches
-// anything and a trailing `:*` means "starts with". The shape Claude Code users already write.
+// anything, `\*` and `\?` are the characters themselves, and a trailing `:*` means "starts with".
+// The shape Claude Code users already write. A bash pattern without wildcards names one exact
+// command line: it covers that line whole, whatever it holds (`a; b`, `$(…)`); this is what an
+// "always" answer grants (suggestedRule).
 import picomatch from 'picomatch';
 import { UsageError } from '../core/types.js';
 import type { ToolRisk } from './tool.js';
@@ -89,7 +92,11 @@ export function coveredBy(rules: readonly PermissionRule[], facts: CallFacts): P
   let items: string[];
   let test: (rule: PermissionRule, item: string) => boolean;
   if (facts.command !== undefined) {
-    const split = splitCommand(facts.command.trim());
+    // A rule that names the exact line covers it as written, whatever it holds: the text it was granted for.
+    const line = facts.command.trim();
+    const exact = candidates.find((r) => exactCommand(r.pattern!) === line);
+    if (exact) return [exact];
+    const split = splitCommand(line);
     if (split.substitution) return null;
     items = split.parts;
     test = (rule, part) => commandMatcher(rule.pattern!)(part);
@@ -136,16 +143,41 @@ function toolMatches(glob: string, tool: string): boolean {
   return glob === tool || (/[*?]/.test(glob) && picomatch(glob)(tool));
 }
 
-/** A glob over a command line: `*` any text, `?` one character; a trailing `:*` is a prefix match. */
+/** A glob over a command line: `*` any text, `?` one character (`\*`, `\?`: the characters themselves); a trailing `:*` is a prefix match. */
 export function commandMatcher(pattern: string): (command: string) => boolean {
   const prefix = pattern.endsWith(':*');
   const body = prefix ? pattern.slice(0, -2) : pattern;
-  const source = body
-    .split('')
-    .map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+  const source = patternTokens(body)
+    .map((t) => (t === WILD_ANY ? '[\\s\\S]*' : t === WILD_ONE ? '[\\s\\S]' : t.replace(/[.*?+^${}()|[\]\\]/g, '\\$&')))
     .join('');
   const re = new RegExp(`^${source}${prefix ? '(?:\\s[\\s\\S]*)?' : ''}$`);
   return (command) => re.test(command.trim());
+}
+
+const WILD_ANY = Symbol('*');
+const WILD_ONE = Symbol('?');
+
+/** A command pattern read left to right: wildcards, and literal characters (`\*` and `\?` are literal; any other backslash is itself). */
+function patternTokens(body: string): Array<string | typeof WILD_ANY | typeof WILD_ONE> {
+  const tokens: Array<string | typeof WILD_ANY | typeof WILD_ONE> = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && (body[i + 1] === '*' || body[i + 1] === '?')) tokens.push(body[++i]);
+    else tokens.push(c === '*' ? WILD_ANY : c === '?' ? WILD_ONE : c);
+  }
+  return tokens;
+}
+
+/** The command line a pattern names exactly (no wildcard, no trailing `:*`), or undefined for a glob. */
+export function exactCommand(pattern: string): string | undefined {
+  if (pattern.endsWith(':*')) return undefined;
+  const tokens = patternTokens(pattern);
+  return tokens.every((t) => typeof t === 'string') ? tokens.join('') : undefined;
+}
+
+/** A pattern that names exactly this command line: its `*` and `?` escaped. The inverse of exactCommand. */
+export function exactCommandPattern(command: string): string {
+  return command.replace(/[*?]/g, '\\$&');
 }
 
 /**
@@ -194,11 +226,27 @@ export function splitCommand(command: string): { parts: string[]; substitution: 
   return { parts, substitution };
 }
 
-/** A rule that would cover this call next time (the answer "always"): the exact command, or the exact path(s). */
+/**
+ * The rule an "always" answer grants, one that covers this call next time: for a command, the
+ * exact line as it was shown (a compound line or one with `$(…)` included: a rule per simple
+ * command would also approve each of them alone or in other combinations, such as the `rm -rf *`
+ * of `cd build && rm -rf *` in another folder); for a file tool, the exact path.
+ */
 export function suggestedRule(facts: CallFacts): string {
-  if (facts.command !== undefined) return `${facts.tool}(${facts.command.trim().replace(/\s+/g, ' ')})`;
+  // An empty command line cannot be named by a pattern; '' names a line that is never run, so an "always" grants nothing wider.
+  if (facts.command !== undefined) return `${facts.tool}(${exactCommandPattern(facts.command.trim()) || "''"})`;
   if (facts.paths.length === 1) return `${facts.tool}(${escapeGlob(facts.paths[0])})`;
   return facts.tool;
+}
+
+/** A rule as a question names it: whole when it is one line of at most `max` characters, else what it stands for. */
+export function ruleInBrief(rule: string, max = 80): string {
+  if (!rule.includes('\n') && rule.length <= max) return rule;
+  const m = RULE.exec(rule);
+  if (!m || m[2] === undefined) return rule;
+  const lines = m[2].trim().split('\n').length;
+  const size = `${lines} line${lines === 1 ? '' : 's'}, ${m[2].trim().length} characters`;
+  return exactCommand(m[2].trim()) !== undefined ? `${m[1]}(exactly the command shown: ${size})` : `${m[1]}(a pattern of ${size})`;
 }
 
 function escapeGlob(path: string): string {
