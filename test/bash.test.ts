@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textOf } from '../src/core/types.js';
 import { createBashTool, type BashToolOptions } from '../src/tools/bash.js';
-import { isSecretName, scrubEnv } from '../src/tools/env-scrub.js';
+import { isSecretVariable, scrubEnv } from '../src/tools/env-scrub.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile } from '../src/tools/output-capture.js';
 import { cleanTail } from '../src/tools/output-text.js';
 import { ToolRegistry } from '../src/tools/registry.js';
@@ -474,7 +474,7 @@ describe('bash: the environment', () => {
     expect(r.text).toMatch(/^GIT_PAGER=cat$/m);
   });
 
-  it('scrubEnv: the suffixes, the provider keys, extra names and the allowlist', () => {
+  it('scrubEnv: the name patterns, the value rule, extra names, the allowlist and the names that always stay', () => {
     const { env, removed } = scrubEnv(
       {
         AWS_SECRET_ACCESS_KEY: '1',
@@ -487,12 +487,17 @@ describe('bash: the environment', () => {
         KEYBOARD: 'b',
         AWS_ACCESS_KEY_ID: 'c',
         ALLOWED_TOKEN: 'd',
+        DB: 'postgres://u:pass@db.example/app',
+        PATH: '/usr/bin',
+        GIT_AUTHOR_NAME: 'Ann',
+        CLASSPATH: '/lib',
         UNSET: undefined,
       },
-      { allowlist: ['ALLOWED_?OKEN'], extraNames: ['my_provider_var'] },
+      { allowlist: ['ALLOWED_?OKEN'], extraNames: ['my_provider_var', 'PATH'] },
     );
-    expect(removed).toEqual(['AWS_SECRET_ACCESS_KEY', 'DEEPSEEK_API_KEY', 'MY_PROVIDER_VAR', 'PASSWORD', 'SSH_PRIVATE_KEY', 'github_token']);
-    expect(env).toEqual({ TOKENIZER_PATH: 'a', KEYBOARD: 'b', AWS_ACCESS_KEY_ID: 'c', ALLOWED_TOKEN: 'd' });
+    // Contained, not whole words: TOKENIZER_PATH and KEYBOARD go too (the price of a simple rule).
+    expect(removed).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'DB', 'DEEPSEEK_API_KEY', 'KEYBOARD', 'MY_PROVIDER_VAR', 'PASSWORD', 'SSH_PRIVATE_KEY', 'TOKENIZER_PATH', 'github_token']);
+    expect(env).toEqual({ ALLOWED_TOKEN: 'd', PATH: '/usr/bin', GIT_AUTHOR_NAME: 'Ann', CLASSPATH: '/lib' });
   });
 
   it('scrubEnv: every name is either kept or removed, and only secret-looking ones are removed', () => {
@@ -503,10 +508,10 @@ describe('bash: the environment', () => {
       fc.property(fc.dictionary(name, fc.string({ maxLength: 8 })), fc.array(name, { maxLength: 3 }), (input, allowlist) => {
         const { env, removed } = scrubEnv(input, { allowlist });
         expect([...Object.keys(env), ...removed].sort()).toEqual(Object.keys(input).sort());
-        for (const n of removed) expect(isSecretName(n) && !allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
+        for (const n of removed) expect(isSecretVariable(n, input[n]) && !allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
         for (const n of Object.keys(env)) {
           expect(env[n]).toBe(input[n]);
-          expect(!isSecretName(n) || allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
+          expect(!isSecretVariable(n, input[n]) || allowlist.some((a) => a.toUpperCase() === n.toUpperCase())).toBe(true);
         }
       }),
     );

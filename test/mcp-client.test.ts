@@ -94,6 +94,7 @@ describe('parseMcpServers', () => {
       scope: 'user',
       source: 'user config /x/config.json',
       transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ghp_1' } },
+      shown: { url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } },
       risk: 'execute',
       startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
       toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
@@ -513,7 +514,7 @@ describe('streamable HTTP', () => {
     const port = await startHttpServer();
     const m = manager([spec('remote', { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Test': 'yes' } })]);
     expect(await m.start()).toEqual([]);
-    expect(m.status()[0]).toMatchObject({ state: 'ready', transport: `http: http://127.0.0.1:${port}/mcp` });
+    expect(m.status()[0]).toMatchObject({ state: 'ready', transport: `http: http://127.0.0.1:${port}/mcp · headers: X-Test: yes` });
     expect(text(await tool(m, 'remote__echo').execute({ message: 'over http' }, ctx()))).toBe('Echo: over http');
     server!.kill('SIGKILL');
     await new Promise((r) => server!.once('exit', r));

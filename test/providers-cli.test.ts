@@ -70,7 +70,7 @@ const settledOf = (events: AgentEvent[]) => events.at(-1) as Extract<AgentEvent,
 
 describe.each([
   { dialect: 'openai', turns: [openaiToolTurn, openaiAnswer], args: (url: string) => ['--provider', 'openai-compatible', '--base-url', `${url}/v1`] },
-  { dialect: 'anthropic', turns: [anthropicToolTurn, anthropicAnswer], args: (url: string) => ['--provider', 'anthropic', '--base-url', url, '--api-key', 'sk-ant-test'] },
+  { dialect: 'anthropic', turns: [anthropicToolTurn, anthropicAnswer], args: (url: string) => ['--provider', 'anthropic', '--base-url', url] },
 ])('CLI against a local $dialect server', ({ dialect, turns, args }) => {
   it('runs a tool call, sends its result back with the matching id, and answers', async () => {
     const server = await serve(turns.map((body) => ({ body })));

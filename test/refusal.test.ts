@@ -125,7 +125,7 @@ describe('the CLI: exit code 4 and one stderr line', () => {
     {
       dialect: 'anthropic',
       body: ANTHROPIC_REFUSAL,
-      args: (url: string) => ['--provider', 'anthropic', '--base-url', url, '--api-key', 'sk-ant-test'],
+      args: (url: string) => ['--provider', 'anthropic', '--base-url', url],
       line: `mini-agent: the model refused: ${POLICY} (category: cyber)`,
       refusal: { reason: 'refusal', category: 'cyber', explanation: POLICY },
     },

@@ -1,13 +1,10 @@
 // The lines of `--show-config` and `/show-config`: every effective value with its source, API
 // keys redacted. Kept apart from the resolution (config.ts), which it only reads.
+import { maskKey as redact } from '../core/redact.js';
 import type { Resolved } from './config.js';
 
-/** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)`. */
-export function redact(secret: string | undefined): string {
-  if (secret === undefined) return '(not set)';
-  if (secret === '') return '(empty)';
-  return `${secret.slice(0, Math.min(4, Math.floor(secret.length / 4)))}…(redacted, ${secret.length} chars)`;
-}
+/** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)` (core/redact.ts, where every secret shape lives). */
+export { redact };
 
 /** The lines of `--show-config`: every effective value with its source, keys redacted. */
 /** One line of `--show-config`: a setting (or a context file, skill, server), its value and where it comes from. */

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { redactSecrets } from '../core/redact.js';
 import { UsageError } from '../core/types.js';
 import { exportJsonl, exportMarkdown } from '../session/export-text.js';
 import type { SessionStore } from '../session/store.js';
@@ -12,9 +13,13 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'html', 'jsonl'];
 
 /** The HTML exporter (with marked, the Markdown lexer) loads only for an HTML export, never at start-up (issue 14). */
 export async function exportText(store: SessionStore, format: ExportFormat): Promise<string> {
-  if (format === 'md') return exportMarkdown(store);
+  // An export is made to be shared: anything shaped like a key (a tool result that read a .env
+  // file, an old session's provider error) is hidden, in every format (the HTML exporter hides it
+  // in the session data, not in its page script, which its CSP allows by hash). The replacement
+  // holds no quote or backslash, so the JSON of a JSONL or HTML export stays valid.
+  if (format === 'md') return redactSecrets(exportMarkdown(store));
   if (format === 'html') return (await import('../session/export-html.js')).exportHtml(store);
-  if (format === 'jsonl') return exportJsonl(store);
+  if (format === 'jsonl') return redactSecrets(exportJsonl(store));
   throw new UsageError(`the export format must be md, html or jsonl, got "${String(format)}"`);
 }
 

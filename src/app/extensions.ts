@@ -148,7 +148,7 @@ export class AgentExtensions {
       const state = !server.enabled ? 'disabled' : server.scope === 'project' && !this.opts.trusted ? 'not trusted: starts after `mini-agent trust`' : (status?.state ?? 'idle');
       const tools = status && status.tools.length > 0 ? `, ${status.tools.length} tools, ~${status.toolTokens.toLocaleString('en-US')} tokens` : '';
       // State first: /status cuts long lines at the terminal's width.
-      rows.push({ key: `mcp server ${server.name}`, value: `${state}${tools} · ${describeTransport(server.transport)}`, source: server.source });
+      rows.push({ key: `mcp server ${server.name}`, value: `${state}${tools} · ${describeTransport(server.transport, server.shown)}`, source: server.source });
     }
     return rows;
   }

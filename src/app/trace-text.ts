@@ -1,6 +1,7 @@
 // A --trace file as a step-by-step, human-readable account (pure: events in, text out). Used by
 // `mini-agent trace FILE` and the interactive mode's /trace.
 import type { AgentEvent } from '../core/events.js';
+import { redactSecrets } from '../core/redact.js';
 import { preview, textOf } from '../core/types.js';
 
 export function parseTrace(text: string, label: string): { events: AgentEvent[]; problems: string[] } {
@@ -19,7 +20,7 @@ export function parseTrace(text: string, label: string): { events: AgentEvent[];
   return { events, problems };
 }
 
-/** Pure: events in, report out. */
+/** Pure: events in, report out, with secrets hidden (core/redact.ts). */
 export function formatTrace(events: readonly AgentEvent[], opts: { width: number }): string {
   const out: string[] = [];
   const w = opts.width;
@@ -110,5 +111,6 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
       }
     }
   }
-  return out.join('\n') + '\n';
+  // A trace holds what the tools saw and the provider said: anything shaped like a key is hidden.
+  return redactSecrets(out.join('\n')) + '\n';
 }

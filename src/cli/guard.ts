@@ -1,6 +1,8 @@
 // The one place where a user's mistake becomes exit code 2: a UsageError (bad flags, bad input
 // files, an unknown session) or a SessionFileError (a session file that must not be used) is
-// printed as one line, `mini-agent: <what is wrong>`, and nothing else happens.
+// printed as one line, `mini-agent: <what is wrong>` (with anything shaped like a key hidden: a
+// config value quoted in a message can be one), and nothing else happens.
+import { redactSecrets } from '../core/redact.js';
 import { UsageError } from '../core/types.js';
 import { SessionFileError } from '../session/session-file.js';
 import { EXIT } from './exit-codes.js';
@@ -11,7 +13,7 @@ export async function guarded<T>(body: () => T | Promise<T>, opts: { hint?: stri
     return await body();
   } catch (err) {
     if (err instanceof UsageError || err instanceof SessionFileError) {
-      process.stderr.write(`mini-agent: ${err.message}\n${opts.hint ? `${opts.hint}\n` : ''}`);
+      process.stderr.write(`mini-agent: ${redactSecrets(err.message)}\n${opts.hint ? `${opts.hint}\n` : ''}`);
       return EXIT.usage;
     }
     throw err;

@@ -8,6 +8,7 @@ import { showConfig } from '../app/config-show.js';
 import { AgentExtensions } from '../app/extensions.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
+import { redactSecrets } from '../core/redact.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { mark } from '../core/timings.js';
 import { openPrivateFile } from '../session/private-fs.js';
@@ -148,7 +149,8 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
     aborted: 'the run was aborted',
     unknown: 'run with --verbose for details',
   };
-  const message = error.message.replace(/\s+/g, ' ');
+  // The adapters already hid the key; this holds for any error, whoever made it.
+  const message = redactSecrets(error.message, [c.apiKey]).replace(/\s+/g, ' ');
   return `mini-agent: ${provider} ${kind} error: ${message} — ${provider === 'scripted' && kind === 'unknown' ? 'check the script' : hints[kind]}`;
 }
 
@@ -176,7 +178,8 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
   const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
-  const rows = [...showConfig(resolved), ...extensions.rows()];
+  // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
+  const rows = [...showConfig(resolved), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {

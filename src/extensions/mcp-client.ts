@@ -172,7 +172,7 @@ export class McpManager {
         name: e.spec.name,
         scope: e.spec.scope,
         source: e.spec.source,
-        transport: describeTransport(e.spec.transport),
+        transport: describeTransport(e.spec.transport, e.spec.shown),
         state: e.state,
         ...(e.error ? { error: e.error } : {}),
         ...(pid !== undefined ? { pid } : {}),

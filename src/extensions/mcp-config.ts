@@ -17,6 +17,19 @@ export type McpTransportSpec =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { type: 'http'; url: string; headers: Record<string, string> };
 
+/**
+ * The transport's text as the config file wrote it, `${VAR}` references unexpanded: what listings
+ * show (`mcp list`, `--show-config`), so a key read from the environment is never printed. The
+ * expanded values of the transport are only for starting the server.
+ */
+export interface McpShownText {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
 export interface McpServerSpec {
   /** The key in mcpServers: /^[A-Za-z0-9_-]+$/ without "__" (the separator in tool names). */
   name: string;
@@ -25,6 +38,8 @@ export interface McpServerSpec {
   /** Where it was configured, for messages: e.g. "user config /x/config.json". */
   source: string;
   transport: McpTransportSpec;
+  /** The transport as written, for listings (see McpShownText). */
+  shown?: McpShownText;
   /** The risk of this server's tools that have no annotations (readOnlyHint, destructiveHint). */
   risk: ToolRisk;
   /** The user's per-tool settings, by the tool's name on the server: `"tools": {"NAME": {"risk": …}}`; wins over annotations. */
@@ -95,6 +110,7 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
   }
 
   let transport: McpTransportSpec;
+  let shown: McpShownText;
   if (entry.command !== undefined) {
     if (kind !== undefined && kind !== 'stdio') throw new UsageError(`${key('type')} is ${JSON.stringify(type)} but the server has a "command"; an HTTP server needs "url"`);
     if (typeof entry.command !== 'string' || entry.command.trim() === '') throw new UsageError(`${key('command')} must be a non-empty string`);
@@ -113,6 +129,7 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
       env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, expand(v, `env.${k}`)])),
       ...(cwd !== undefined ? { cwd } : {}),
     };
+    shown = { command: entry.command, args: [...args], env: { ...env } };
   } else {
     if (kind === 'stdio') throw new UsageError(`${key('type')} is "stdio" but the server has no "command"`);
     const raw = entry[urlKey!];
@@ -127,7 +144,12 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`${key(urlKey!)} must be an http:// or https:// URL, not ${parsed.protocol}`);
     const headersKey = entry.headers === undefined && entry.http_headers !== undefined ? 'http_headers' : 'headers';
     const headers = stringRecord(entry[headersKey], key(headersKey));
-    transport = { type: 'http', url, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v, `${headersKey}.${k}`)])) };
+    transport = {
+      type: 'http',
+      url,
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v, `${headersKey}.${k}`)])),
+    };
+    shown = { url: raw, headers: { ...headers } };
   }
 
   const risk = entry.risk ?? 'execute';
@@ -145,6 +167,7 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
     scope: opts.scope,
     source: opts.source,
     transport,
+    shown,
     risk: risk as ToolRisk,
     ...(entry.tools !== undefined ? { tools: toolSettings(entry.tools, key('tools')) } : {}),
     startupTimeoutMs: positiveMs(entry.startupTimeoutMs, key('startupTimeoutMs'), DEFAULT_STARTUP_TIMEOUT_MS),

@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isSecretName, redactSecrets } from '../core/redact.js';
 
 type Framing = typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
 
@@ -100,9 +101,11 @@ export class ChildStdioTransport implements Transport {
     return this.exited;
   }
 
-  /** The last lines the server wrote to stderr (at most 20). */
+  /** The last lines the server wrote to stderr (at most 20), without the secrets it was given or anything shaped like a key. */
   stderrTail(): string[] {
-    return this.partial ? [...this.lines, this.partial].slice(-STDERR_LINES) : [...this.lines];
+    const lines = this.partial ? [...this.lines, this.partial].slice(-STDERR_LINES) : [...this.lines];
+    const given = Object.entries(this.params.env).filter(([name]) => isSecretName(name)).map(([, value]) => value);
+    return lines.map((line) => redactSecrets(line, given));
   }
 
   start(): Promise<void> {

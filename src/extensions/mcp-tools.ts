@@ -7,7 +7,7 @@ import { isPlainObject } from '../core/types.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import type { RiskBasis, ToolOutput, ToolRisk } from '../tools/tool.js';
 import { formatBytes } from '../tools/truncate.js';
-import type { McpServerSpec, McpTransportSpec } from './mcp-config.js';
+import type { McpServerSpec } from './mcp-config.js';
 
 /** The longest tool name the providers accept (OpenAI: ^[a-zA-Z0-9_-]{1,64}$). */
 export const MAX_TOOL_NAME = 64;
@@ -111,20 +111,8 @@ export function mcpToolTokens(def: { name: string; description: string; paramete
   return estimateTextTokens(JSON.stringify({ name: def.name, description: def.description, parameters: def.parameters }));
 }
 
-/** The transport for listings: "stdio: node x.js" or "http: https://host/mcp" (a query string, which may hold a key, is elided). */
-export function describeTransport(t: McpTransportSpec): string {
-  if (t.type === 'stdio') return `stdio: ${[t.command, ...t.args].map(quoteArg).join(' ')}`;
-  try {
-    const u = new URL(t.url);
-    return `http: ${u.protocol}//${u.host}${u.pathname}${u.search ? '?…' : ''}`;
-  } catch {
-    return `http: ${t.url}`;
-  }
-}
-
-function quoteArg(a: string): string {
-  return a === '' || /[\s"'\\$`]/.test(a) ? JSON.stringify(a) : a;
-}
+/** The transport for listings, secrets hidden: see mcp-display.ts. */
+export { describeTransport } from './mcp-display.js';
 
 /** The result of tools/call as text blocks the model can read; isError carried over. */
 export function mcpResultToOutput(result: McpCallResult, details?: Record<string, unknown>): ToolOutput {

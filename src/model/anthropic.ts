@@ -83,23 +83,25 @@ async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<Anth
   if (acc.failure) return yield acc.fail(acc.failure);
   // Complete once the stop reason arrived: a cut before message_stop loses nothing.
   if (acc.complete) return yield* acc.finish();
-  if (thrown) return yield acc.fail(toModelError(thrown.err, cfg.provider, signal, invalid.frame()));
+  if (thrown) return yield acc.fail(toModelError(thrown.err, cfg, signal, invalid.frame()));
   // The SDK ends the iteration quietly when the signal aborts mid-body.
   if (signal?.aborted) return yield acc.fail(modelError('aborted', `${cfg.provider}: the request was aborted`));
   yield acc.fail(INCOMPLETE_STREAM(cfg.provider));
 }
 
 /** The SDK throws an `error` event of the stream as an APIError with the event's body and no status. */
-function toModelError(err: unknown, provider: string, signal: AbortSignal | undefined, invalidFrame: string | undefined): ModelError {
+function toModelError(err: unknown, cfg: AdapterConfig, signal: AbortSignal | undefined, invalidFrame: string | undefined): ModelError {
+  const { provider } = cfg;
+  const secrets = [cfg.apiKey];
   const e = err as { status?: unknown; error?: any; type?: unknown } | null;
   if (!signal?.aborted && err instanceof Error && e && e.status === undefined && e.error != null) {
     const body = e.error;
     const inner = typeof body === 'object' && body.error && typeof body.error === 'object' ? body.error : body;
     const type = typeof inner?.type === 'string' ? inner.type : typeof e.type === 'string' ? e.type : undefined;
     const message = typeof inner?.message === 'string' ? inner.message : typeof body === 'string' ? body : undefined;
-    return errorFromStreamEvent(provider, type, message);
+    return errorFromStreamEvent(provider, type, message, secrets);
   }
-  return classifyError(err, { provider, signal, invalidFrame });
+  return classifyError(err, { provider, signal, invalidFrame, secrets });
 }
 
 /** A refusal with the category and explanation of `stop_details`, where the API gives them. */
@@ -190,7 +192,7 @@ class Accumulator {
         this.stopped = true;
         return undefined;
       case 'error':
-        this.failure = errorFromStreamEvent(this.cfg.provider, ev.error?.type, ev.error?.message);
+        this.failure = errorFromStreamEvent(this.cfg.provider, ev.error?.type, ev.error?.message, [this.cfg.apiKey]);
         return undefined;
       default:
         return undefined; // ping and anything new

@@ -1,6 +1,7 @@
 // Typed model errors. Classification uses, in order: the abort signal, the HTTP status,
 // the SDK's error class (duck-typed, so the SDKs stay lazily loaded), the provider's error
 // code/type, system error codes; message text only as a last resort.
+import { redactSecrets } from '../core/redact.js';
 import type { ModelError, ModelErrorKind } from '../core/types.js';
 
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'invalid_response']);
@@ -64,9 +65,13 @@ export function kindFromStatus(status: number, code?: string, type?: string, mes
   return 'unknown';
 }
 
-/** Keeps error bodies readable: the API's own message, or the first words of an HTML page. */
-export function cleanErrorText(text: string, max = 300): string {
-  let t = text;
+/**
+ * Keeps error bodies readable: the API's own message, or the first words of an HTML page. And
+ * safe to print and store: `secrets` (the key in use) and anything shaped like a key are hidden,
+ * before the text is cut, so no fragment of one survives the cut.
+ */
+export function cleanErrorText(text: string, max = 300, secrets: readonly (string | undefined)[] = []): string {
+  let t = redactSecrets(text, secrets);
   if (/<html|<!doctype|<body/i.test(t)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1];
     t = (title ? title + ': ' : '') + t.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
@@ -142,18 +147,24 @@ export const FRAME_QUOTE_CHARS = 200;
  * "the provider sent an invalid stream frame (why; N chars): <the first 200 characters>…".
  * The frame is quoted as it was sent (whitespace runs flattened), so a JSON fragment reads as JSON.
  */
-function invalidResponse(provider: string, why: string, frame: string | undefined): ModelError {
-  const reason = cleanErrorText(why, 120);
+function invalidResponse(provider: string, why: string, frame: string | undefined, secrets: readonly (string | undefined)[]): ModelError {
+  const reason = cleanErrorText(why, 120, secrets);
   if (frame === undefined) return modelError('invalid_response', `${provider}: the provider sent an invalid stream frame (${reason})`);
-  const flat = frame.replace(/\s+/g, ' ');
+  const flat = redactSecrets(frame, secrets).replace(/\s+/g, ' ');
   const quote = flat.length <= FRAME_QUOTE_CHARS ? flat : `${flat.slice(0, FRAME_QUOTE_CHARS)}…`;
   return modelError('invalid_response', `${provider}: the provider sent an invalid stream frame (${reason}; ${frame.length} chars): ${quote}`);
 }
 
 /**
- * Turns anything an SDK or fetch threw into a ModelError. `provider` prefixes the message.
+ * Turns anything an SDK or fetch threw into a ModelError. `provider` prefixes the message;
+ * `secrets` (the key in use) never appear in it, nor anything shaped like a key.
  */
-export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number; invalidFrame?: string }): ModelError {
+export function classifyError(
+  err: unknown,
+  opts: { provider: string; signal?: AbortSignal; now?: number; invalidFrame?: string; secrets?: readonly (string | undefined)[] },
+): ModelError {
+  const secrets = opts.secrets ?? [];
+  const clean = (text: string) => cleanErrorText(text, 300, secrets);
   const e = err as any;
   // Bundlers rename clashing classes (esbuild: `APIError2`, `_APIError`), so compare the bare name.
   const name: string = String(e?.constructor?.name ?? e?.name ?? '').replace(/^_+|\d+$/g, '');
@@ -162,8 +173,8 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
     return modelError('aborted', `${opts.provider}: the request was aborted`);
   }
   // A frame the SDK could not parse (JSON.parse threw), or one that is not an object.
-  if (err instanceof SyntaxError) return invalidResponse(opts.provider, rawMessage, opts.invalidFrame);
-  if (err instanceof InvalidFrameError) return invalidResponse(opts.provider, err.message, err.frame);
+  if (err instanceof SyntaxError) return invalidResponse(opts.provider, rawMessage, opts.invalidFrame, secrets);
+  if (err instanceof InvalidFrameError) return invalidResponse(opts.provider, err.message, err.frame, secrets);
   const status: number | undefined = typeof e?.status === 'number' ? e.status : undefined;
   // SDK APIError: body in e.error; OpenAI {message, code, type}; Anthropic {type:'error', error:{type, message}}.
   const body = e?.error;
@@ -172,7 +183,7 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
   const code: string | undefined = typeof inner?.code === 'string' ? inner.code : typeof e?.code === 'string' ? e.code : undefined;
   const type: string | undefined = typeof inner?.type === 'string' ? inner.type : typeof e?.type === 'string' ? e.type : undefined;
   if (status !== undefined) {
-    const text = cleanErrorText(apiMessage ?? stripStatusPrefix(rawMessage, status) ?? '');
+    const text = clean(apiMessage ?? stripStatusPrefix(rawMessage, status) ?? '');
     const kind = kindFromStatus(status, code, type, text);
     const retryAfterMs = parseRetryAfter(e?.headers, opts.now);
     const quota = code === 'insufficient_quota';
@@ -188,7 +199,7 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
   // an APIError with the error object but no status. OpenRouter puts the HTTP status in `code`.
   if (body !== undefined && body !== null && name !== 'APIConnectionError' && name !== 'APIConnectionTimeoutError') {
     const numeric = typeof inner?.code === 'number' && inner.code >= 400 && inner.code < 600 ? (inner.code as number) : undefined;
-    const text = cleanErrorText(apiMessage ?? (typeof body === 'string' ? body : rawMessage));
+    const text = clean(apiMessage ?? (typeof body === 'string' ? body : rawMessage));
     const kind = numeric !== undefined ? kindFromStatus(numeric, code, type, text) : (kindFromCode(code, type, text) ?? 'server');
     return {
       kind,
@@ -203,13 +214,13 @@ export function classifyError(err: unknown, opts: { provider: string; signal?: A
   const sys = systemCode(err);
   if (name === 'APIConnectionError' || sys) {
     // The SDK's "Connection error." wraps fetch's "fetch failed", which wraps what went wrong.
-    return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${cleanErrorText(rootCauseMessage(err) ?? rawMessage)}`);
+    return modelError('network', `${opts.provider}: connection failed${sys ? ` (${sys})` : ''}: ${clean(rootCauseMessage(err) ?? rawMessage)}`);
   }
   // undici reports a body cut off mid-way as a TypeError "terminated" (cause: "other side closed").
   if (/^terminated$|socket hang up|other side closed|premature close/i.test(rawMessage)) {
-    return modelError('network', `${opts.provider}: the connection closed mid-response: ${cleanErrorText(rawMessage)}`);
+    return modelError('network', `${opts.provider}: the connection closed mid-response: ${clean(rawMessage)}`);
   }
-  return modelError('unknown', `${opts.provider}: ${cleanErrorText(rawMessage)}`);
+  return modelError('unknown', `${opts.provider}: ${clean(rawMessage)}`);
 }
 
 function stripStatusPrefix(message: string, status: number): string {
@@ -217,8 +228,8 @@ function stripStatusPrefix(message: string, status: number): string {
 }
 
 /** For stream `error` events that carry a provider error type but no HTTP status. */
-export function errorFromStreamEvent(provider: string, type: string | undefined, message: string | undefined): ModelError {
-  const text = cleanErrorText(message ?? 'the stream reported an error');
+export function errorFromStreamEvent(provider: string, type: string | undefined, message: string | undefined, secrets: readonly (string | undefined)[] = []): ModelError {
+  const text = cleanErrorText(message ?? 'the stream reported an error', 300, secrets);
   const kind = kindFromCode(undefined, type, text) ?? 'unknown';
   return modelError(kind, `${provider}: ${type ? `${type}: ` : ''}${text}`);
 }

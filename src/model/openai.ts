@@ -101,7 +101,7 @@ class OpenAIAdapter implements ModelAdapter {
     }
     // The SDK ends the iteration quietly when the body ends or the signal aborts it mid-body.
     const error: ModelError =
-      failure === undefined && !signal?.aborted ? INCOMPLETE_STREAM(this.provider) : classifyError(failure ?? signal?.reason, { provider: this.provider, signal, invalidFrame: invalid.frame() });
+      failure === undefined && !signal?.aborted ? INCOMPLETE_STREAM(this.provider) : classifyError(failure ?? signal?.reason, { provider: this.provider, signal, invalidFrame: invalid.frame(), secrets: [this.cfg.apiKey] });
     yield { type: 'error', error, partial: acc.partial(error) };
   }
 }

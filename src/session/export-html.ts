@@ -7,6 +7,7 @@
 // which the page builds element by element; everything else stays preformatted text.
 import { createHash } from 'node:crypto';
 import type { Stats } from '../core/events.js';
+import { redactSecrets } from '../core/redact.js';
 import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './export-html-page.js';
 import { modelsOf } from './export-text.js';
@@ -30,7 +31,7 @@ export function exportHtml(store: SessionStore): string {
     entries,
     markdown: markdownOf(entries),
   };
-  const title = store.name ?? `Session ${store.id}`;
+  const title = redactSecrets(store.name ?? `Session ${store.id}`);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -57,7 +58,7 @@ ${headerMeta(store, entries, path, stats.session, stats.activePath)}
 </main>
 </div>
 <noscript><p class="noscript">This export needs JavaScript to show the conversation.</p></noscript>
-<script type="application/json" id="session-data">${scriptSafeJson(data)}</script>
+<script type="application/json" id="session-data">${redactSecrets(scriptSafeJson(data))}</script>
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>

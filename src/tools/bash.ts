@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
-import { scrubEnv, SECRET_SUFFIXES } from './env-scrub.js';
+import { SCRUB_SUMMARY, scrubEnv } from './env-scrub.js';
 import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
 import { cleanTail, type TailView } from './output-text.js';
@@ -156,7 +156,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       `Output is cleaned (colors and terminal escapes removed, progress lines reduced to their last state, binary data replaced by a note) and only its last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} are shown; ` +
       'when something is not shown, the full output is saved to a file whose path is given (read it with this tool: grep, sed -n, tail). ' +
       'Output goes to a file: write to stderr with >&2, not > /dev/stderr (that reopens the file and erases what came before). ' +
-      `Secret environment variables (names ending in ${SECRET_SUFFIXES.join(', ')}) are removed; PAGER and GIT_PAGER are cat.`,
+      `${SCRUB_SUMMARY}; PAGER and GIT_PAGER are cat.`,
     parameters: params(defaultTimeout, maxTimeout),
     risk: 'execute',
     selfTruncating: true,

@@ -1,28 +1,20 @@
 // The environment a command runs with, scrubbed of secrets. The model chooses the commands, so a
 // variable holding a key or a password must not be one `env` or `echo $X` away from its context.
-// A name is secret when it ends in one of SECRET_SUFFIXES (or is one without its leading
-// underscore), is a provider key, or is named by the caller; an allowlisted name is always kept.
+// By pattern, not by a list: a variable is secret when its name says so (core/redact.ts
+// SECRET_NAME_PATTERNS: names containing KEY, TOKEN, SECRET, PASSWORD, AUTH, SESSION, …) or its
+// value does (a URL with a password in it, a recognized key shape), or the caller names it.
+// `allowlist` (bash.envAllowlist) lets a variable through by name; ALWAYS_KEPT always stay.
 // Names are compared without regard to case. Pure: nothing here reads or changes process.env.
+import { isSecretName, isSecretValue } from '../core/redact.js';
 
-/**
- * Name endings taken as secret (each matched on its own: AWS_SECRET_ACCESS_KEY ends in
- * `_SECRET_ACCESS_KEY`, not in `_SECRET`). `_KEY` alone is not one: it also ends names that hold
- * no secret (GPG_KEY is usually a key id, SORT_KEY a setting).
- */
-export const SECRET_SUFFIXES: readonly string[] = [
-  '_API_KEY',
-  '_APIKEY',
-  '_TOKEN',
-  '_SECRET',
-  '_SECRET_KEY',
-  '_SECRET_ACCESS_KEY',
-  '_PRIVATE_KEY',
-  '_PASSWORD',
-  '_PASSWD',
-];
+export { isSecretName };
 
-/** The providers' key variables, scrubbed even if the suffix list changes. */
-export const PROVIDER_KEY_NAMES: readonly string[] = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEEPSEEK_API_KEY', 'OPENROUTER_API_KEY'];
+/** Names every command keeps, whatever the patterns say: without them little works. */
+export const ALWAYS_KEPT: readonly string[] = ['PATH', 'HOME', 'PWD', 'LANG', 'TERM', 'SHELL', 'USER', 'TMPDIR', 'EDITOR'];
+
+/** What the scrub removes, in words, for the bash tool's description (the model reads it). */
+export const SCRUB_SUMMARY =
+  'Environment variables that may hold secrets are removed: names containing KEY, TOKEN, SECRET, PASSWORD, PASSWD, _PASS, _PWD, CREDENTIAL, AUTH, COOKIE, SESSION, PRIVATE, WEBHOOK or DSN (or the word PAT), and values that are URLs with a password or look like keys';
 
 export interface ScrubOptions {
   /** Names or simple globs (`*` any run of characters, `?` one) kept even if they look secret. */
@@ -55,11 +47,12 @@ function globChar(c: string): string {
   return c.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
 }
 
-/** True when the name looks like it holds a secret (by its ending or as a provider key). */
-export function isSecretName(name: string): boolean {
-  const upper = name.toUpperCase();
-  if (PROVIDER_KEY_NAMES.includes(upper)) return true;
-  return SECRET_SUFFIXES.some((s) => upper.endsWith(s) || upper === s.slice(1));
+const KEPT = new Set(ALWAYS_KEPT);
+
+/** True when the variable looks like it holds a secret, by its name or by its value (before any allowlist). */
+export function isSecretVariable(name: string, value: string): boolean {
+  if (KEPT.has(name.toUpperCase())) return false;
+  return isSecretName(name) || isSecretValue(value);
 }
 
 /** The environment without its secret variables (and without unset ones), and the names removed. */
@@ -70,7 +63,8 @@ export function scrubEnv(env: Readonly<Record<string, string | undefined>>, opti
   const removed: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (!allowed(name) && (isSecretName(name) || extra(name))) removed.push(name);
+    const secret = isSecretVariable(name, value) || (extra(name) && !KEPT.has(name.toUpperCase()));
+    if (secret && !allowed(name)) removed.push(name);
     else out[name] = value;
   }
   return { env: out, removed: removed.sort() };
