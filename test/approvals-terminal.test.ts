@@ -187,6 +187,7 @@ describe('RPC and ACP', () => {
         for (const text of ['first', 'second']) expect(await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text' as const, text }] })).toEqual({ stopReason: 'end_turn' });
       });
       expect(acp.permissions.map((p) => p.toolCall.toolCallId)).toEqual(['b1']);
+      expect(acp.permissions[0].options.find((o) => o.kind === 'allow_always')!.name).toBe(`Allow always (this session): bash(${COMPOUND})`);
       expect(readFileSync(join(cwd, 'log.txt'), 'utf8')).toBe('one\ntwo\none\ntwo\n');
     } finally {
       await acp.end();

@@ -13,7 +13,7 @@ import type { AgentEvent } from '../core/events.js';
 import { atomicWrite } from '../tools/file-io.js';
 import type { FileAccess } from '../tools/tool.js';
 import { replayUpdates } from './replay.js';
-import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, PERMISSION_OPTIONS, permissionAnswer, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
+import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
 
 /**
  * The app layer, loaded on first use (acp-mode starts it right after answering initialize):
@@ -229,7 +229,7 @@ export class AcpSession {
       {
         sessionId: this.id,
         toolCall: { toolCallId: request.toolCallId, title: toolTitle(tool, args), kind: toolKind(tool), status: 'pending', rawInput: args, locations: toolLocations(tool, args, this.cwd) },
-        options: [...PERMISSION_OPTIONS],
+        options: permissionOptions(request.suggestedRule),
       },
       { cancellationSignal: request.signal },
     );

@@ -16,6 +16,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, RunStopReason } from '../core/events.js';
 import type { TextContent } from '../core/types.js';
+import { ruleInBrief } from '../tools/permissions.js';
 
 /** The built-in tools and the kind of work each does, for the editor's icons and grouping. */
 const KINDS: Record<string, ToolKind> = {
@@ -227,6 +228,11 @@ export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
   { optionId: 'reject_always', name: 'Reject always (this session)', kind: 'reject_always' },
 ];
+
+/** The options for one request: "allow always" names the rule it stores (for a command, the exact line). */
+export function permissionOptions(suggestedRule: string): PermissionOption[] {
+  return PERMISSION_OPTIONS.map((o) => (o.kind === 'allow_always' ? { ...o, name: `Allow always (this session): ${ruleInBrief(suggestedRule, 60)}` } : { ...o }));
+}
 
 /** The client's choice as our answer; `rejectAlways` tells the session to remember the refusal. */
 export function permissionAnswer(outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string }): { decision: 'allow' | 'always' | 'deny'; rejectAlways: boolean } {
