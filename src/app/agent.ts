@@ -21,6 +21,7 @@ import { resolveFor, startModelAndSession } from './agent-start.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
+import { agentProtectedSources, guardProtected } from './protected-check.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
@@ -98,16 +99,20 @@ class AgentImpl implements Agent {
       secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
       env: this.env,
       outputDir: () => (this.store.file ? this.store.file.replace(/\.jsonl$/, '') + '.outputs' : undefined),
-      permission: permissionGate({
-        policy: c.permissions,
-        approveAll: c.approveAll,
-        approvals: () => [...c.approvals, ...this.grants],
-        readOnly: o.readOnly === true,
-        mode: () => this.mode,
-        ask: o.onPermissionRequest,
-        grant: (rule) => this.grant(rule),
-        check: o.hooks?.permission,
-      }),
+      // Protected paths first (protected-check.ts): no rule, mode, grant or --yes opens them.
+      permission: guardProtected(
+        permissionGate({
+          policy: c.permissions,
+          approveAll: c.approveAll,
+          approvals: () => [...c.approvals, ...this.grants],
+          readOnly: o.readOnly === true,
+          mode: () => this.mode,
+          ask: o.onPermissionRequest,
+          grant: (rule) => this.grant(rule),
+          check: o.hooks?.permission,
+        }),
+        { env: this.env, approvals: () => c.approvals, sources: () => agentProtectedSources({ cwd: this.cwd, env: this.env, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions }) },
+      ),
     });
   }
 
