@@ -233,7 +233,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
     const command = 'echo x > .mini-agent/config.json';
     for (const [approve, allowed] of [
       ['bash(echo x > .mini-agent/config.json)', true],
-      ['bash(echo x  >  .mini-agent/config.json)', true],
+      ['bash(echo x  >  .mini-agent/config.json)', false],
       ['bash(echo x > .mini-agent/*)', false],
       ['bash(echo:*)', false],
       ['bash', false],

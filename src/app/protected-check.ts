@@ -5,15 +5,15 @@
 // - a file tool: `TOOL(PATH)` with the tool's own name (no `*`, no `edit_*`) and PATH naming that
 //   file literally (relative to the workspace, or absolute; glob characters `* ? [ ] { } ( )`
 //   only when escaped with a backslash), e.g. `--approve 'write_file(.mini-agent/config.json)'`;
-// - bash: `bash(COMMAND)` whose COMMAND is the command line itself (trimmed, runs of whitespace
-//   read as one space), with no `*` or `?` in it.
+// - bash: `bash(COMMAND)` whose COMMAND is the command line itself, trimmed, with its `*` and `?`
+//   escaped (`\*`, `\?`): the exact-line rule of permissions.ts, so the policy covers it too.
 // Rules in config files and "always" grants stored in the session never count: the agent can
 // write those. An approved call then goes through the gate as usual (deny rules still hold).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ToolCall } from '../core/types.js';
 import { agentHome } from '../session/paths.js';
-import type { PermissionRule } from '../tools/permissions.js';
+import { exactCommand, exactCommandPattern, type PermissionRule } from '../tools/permissions.js';
 import type { PermissionCheck, PermissionContext, PermissionDecision } from '../tools/registry.js';
 import { writeTargets } from '../tools/redirections.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -93,7 +93,7 @@ export function protectedVerdict(call: ToolCall, tool: ToolDefinition, ctx: Perm
   const rules = opts.approvals().filter((r) => r.tool === call.name && r.pattern !== undefined);
   const approving = hits.map((h) => rules.find((r) => names(r.pattern!, h.real, ctx.cwd)));
   const unapproved = hits.filter((_, i) => approving[i] === undefined);
-  if (unapproved.length > 0) return refusal(unapproved, unapproved.map((h) => `--approve '${shellQuoted(`${call.name}(${escapeGlob(h.shown)})`)}'`).join(' '));
+  if (unapproved.length > 0) return refusal(unapproved, unapproved.map((h) => `--approve '${shellQuoted(`${call.name}(${escapeGlob(h.shown)})`)}'`).join(' and '));
   const text = [...new Set(approving.map((r) => r!.text))].join(' + ');
   return { allow: true, rule: text, source: 'flag --approve', reason: `${hits.map((h) => h.shown).join(', ')}: a protected path, approved by ${text}` };
 }
@@ -122,16 +122,14 @@ function bashVerdict(call: ToolCall, command: string, ctx: PermissionContext, op
   }
   if (hits.length === 0) return undefined;
   const line = command.trim();
-  const flat = line.replace(/\s+/g, ' ');
-  const approved = opts.approvals().find((r) => r.tool === call.name && r.pattern !== undefined && !/[*?]/.test(r.pattern) && (r.pattern === line || r.pattern.replace(/\s+/g, ' ') === flat));
+  const approved = opts.approvals().find((r) => r.tool === call.name && r.pattern !== undefined && exactCommand(r.pattern) === line);
   if (approved) return { allow: true, rule: approved.text, source: 'flag --approve', reason: `the command writes to ${hits.map((h) => h.shown).join(', ')}, a protected path, approved by ${approved.text}` };
-  const fix = /[*?]/.test(flat) ? 'by running the command themselves (a command with * or ? cannot be approved here)' : `with --approve '${shellQuoted(`${call.name}(${flat})`)}'`;
-  return refusal(hits, fix, true);
+  return refusal(hits, `with --approve '${shellQuoted(`${call.name}(${exactCommandPattern(line)})`)}'`, true);
 }
 
 function refusal(hits: Hit[], fix: string, bash = false): PermissionDecision {
   const what = hits.map((h) => `${h.shown}${h.via ? ` (through ${h.via})` : ''} is a protected path (${h.why})`).join('; ');
-  const how = bash ? `only the user can allow this command, ${fix}` : `only the user can allow this write, with ${fix}`;
+  const how = `only the user can allow this ${bash ? 'command' : 'write'}, with ${fix}`;
   return {
     allow: false,
     rule: null,
