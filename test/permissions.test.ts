@@ -136,10 +136,8 @@ async function runCase(c: Case): Promise<{ ran: boolean; asked: number; events: 
   const cwd = tempDir();
   const home = tempDir('mini-agent-home-');
   const tool = riskTool(c.risk, cwd);
-  if (c.rule !== 'none') {
-    mkdirSync(join(cwd, '.mini-agent'));
-    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ permissions: { [c.rule]: [`${tool.name}(target*)`] } }));
-  }
+  // The user's own config: a workspace's config may not allow anything until it is trusted (project-trust.test.ts).
+  if (c.rule !== 'none') writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { [c.rule]: [`${tool.name}(target*)`] } }));
   let asked = 0;
   const options: CreateAgentOptions = {
     cwd,
@@ -182,7 +180,7 @@ describe('the permission matrix: risk × policy × someone to ask × --yes', () 
     expect(asked).toBe(asks && !c.yes && c.asker !== 'none' ? 1 : 0);
     expect(events.some((e) => e.type === 'permission_request')).toBe(asked === 1);
     if (c.rule === 'deny') {
-      expect(text).toMatch(/refused by policy: the permissions\.deny rule \w+\(target\*\) \(project config .*config\.json\)\. The user can allow it by removing or narrowing that rule\./);
+      expect(text).toMatch(/refused by policy: the permissions\.deny rule \w+\(target\*\) \(user config .*config\.json\)\. The user can allow it by removing or narrowing that rule\./);
       expect(decision.rule).toBe(`${c.risk}_tool(target*)`);
     }
     if (asks && !c.yes && c.asker === 'none') {
