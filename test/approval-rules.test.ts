@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '../src/app/permission-gate.js';
 import { typedReply } from '../src/cli/ask-permission.js';
 import { fitRows, requestBody, type BodyRow } from '../src/interactive/approval-view.js';
+import { ApprovalQuestion } from '../src/interactive/confirm.js';
+import type { Key } from '../src/interactive/keys.js';
 import { paint } from '../src/interactive/view.js';
 import { commandMatcher, coveredBy, decide, emptyPolicy, exactCommand, exactCommandPattern, parseRule, ruleInBrief, splitCommand, suggestedRule, type CallFacts } from '../src/tools/permissions.js';
 
@@ -160,6 +162,58 @@ describe('the approval body', () => {
         expect(shown[0]).toBe('row 0');
       }),
     );
+  });
+});
+
+describe('the question\'s keys', () => {
+  const p = paint(false);
+  const text = (t: string): Key => ({ name: 'text', text: t });
+  const named = (name: 'escape' | 'enter' | 'end' | 'home'): Key => ({ name, ctrl: false, alt: false, shift: false });
+  const question = () => {
+    const replies: unknown[] = [];
+    const command = Array.from({ length: 40 }, (_, i) => `echo ${i}`).join('\n');
+    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) => replies.push(r));
+    return { q, replies };
+  };
+
+  it('the frame fits the room it is given, and its last body row is the last line', () => {
+    const { q } = question();
+    const f = q.frame(80, 12, p);
+    expect(f.lines.length).toBeLessThanOrEqual(12);
+    expect(f.lines.some((l) => /⋮ \d+ rows hidden/.test(l))).toBe(true);
+    expect(f.lines.find((l) => l.includes('Allow?'))).toBeDefined();
+    expect(f.lines[f.lines.findIndex((l) => l.includes('Allow?')) - 1]).toBe('  40 │ echo 39');
+  });
+
+  it('v opens the pager (answers are not taken there), End reaches the end, q goes back; y answers', () => {
+    const { q, replies } = question();
+    q.key(text('v'));
+    expect(q.frame(80, 12, p).lines.at(-1)).toMatch(/rows 1–10 of 41/);
+    q.key(text('y'));
+    q.key(named('end'));
+    expect(q.frame(80, 12, p).lines.at(-1)).toMatch(/rows 32–41 of 41 \(the end\)/);
+    expect(replies).toEqual([]);
+    q.key(named('escape'));
+    expect(q.frame(80, 12, p).lines.some((l) => l.includes('Allow?'))).toBe(true);
+    q.key(text('y'));
+    expect(replies).toEqual(['allow']);
+  });
+
+  it('n asks for a reason: Esc goes back, Enter sends it (empty: a plain no)', () => {
+    const { q, replies } = question();
+    q.key(text('n'));
+    const f = q.frame(80, 12, p);
+    expect(f.lines.some((l) => l.includes('Why not?'))).toBe(true);
+    expect(f.cursor).toBeDefined();
+    q.key(named('escape'));
+    q.key(text('n'));
+    q.key(text('not on main'));
+    q.key(named('enter'));
+    expect(replies).toEqual([{ decision: 'deny', reason: 'not on main' }]);
+    const other = question();
+    other.q.key(text('N'));
+    other.q.key(named('enter'));
+    expect(other.replies).toEqual(['deny']);
   });
 });
 

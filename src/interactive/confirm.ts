@@ -56,7 +56,7 @@ export class ApprovalQuestion {
   frame(width: number, room: number, p: Paint): QuestionFrame {
     const rows = this.bodyRows(width, p);
     const header = wrap(visibleText(`? ${this.request.tool} needs your approval (${this.request.reason})`), width, p.yellow, '');
-    if (this.view === 'pager') return { lines: [...header, ...this.page(rows, room - 2, p)] };
+    if (this.view === 'pager') return { lines: [...header, ...this.page(rows, room - header.length - 1, p)] }; // 1: the footer
     if (this.view === 'reason') {
       const prompt = wrap(`Why not? (optional, sent to the model with the refusal) Enter sends · Esc: back`, width, p.yellow);
       const editor = this.reasonEditor.render(width, { prompt: '  reason ❯ ' });
@@ -65,7 +65,7 @@ export class ApprovalQuestion {
       return { lines: [...header, ...body, ...prompt, ...editor.lines], cursor: { line: top + editor.cursorLine, column: editor.cursorColumn } };
     }
     const prompt = this.promptLines(width, p);
-    const bodyRoom = Math.max(MIN_BODY_ROWS, room - header.length - prompt.length);
+    const bodyRoom = Math.max(MIN_BODY_ROWS, room - header.length - 1 - prompt.length); // 1: the Allow? line
     const hidden = rows.length > bodyRoom;
     const ask = `  Allow? ${p.bold('[y]')}es, ${p.bold('[n]')}o, ${p.bold('[a]')}lways for this session` + (hidden ? ` · ${p.bold('[v]')}iew all (${rows.length} rows)` : ` · ${p.dim('[v]iew in a pager')}`);
     return { lines: [...header, ...fitRows(rows, bodyRoom, p), ask, ...prompt] };
