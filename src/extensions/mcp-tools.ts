@@ -20,7 +20,7 @@ export interface McpListedTool {
   inputSchema?: unknown;
   execution?: { taskSupport?: string };
   /** Hints from the server about what the tool does (MCP 2025-03-26 on). */
-  annotations?: { readOnlyHint?: unknown; destructiveHint?: unknown };
+  annotations?: { readOnlyHint?: unknown; destructiveHint?: unknown; [hint: string]: unknown };
 }
 
 /** A tools/call result (the fields we use). */
