@@ -22,6 +22,7 @@ import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
 import { agentProtectedSources, guardProtected } from './protected-check.js';
+import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
@@ -119,7 +120,7 @@ class AgentImpl implements Agent {
   /** Records an "always" answer: in the session file (it survives a resume) and for the calls to come. */
   private grant(text: string): void {
     const rule = parseRule(text, `session grant (${this.store.id})`);
-    this.store.append({ type: 'permission_grant', rule: rule.text });
+    this.store.append({ type: 'permission_grant', rule: rule.text, ...(this.store.file ? { seal: sealGrant(this.env, this.store.id, rule.text) } : {}) });
     this.store.sync();
     this.grants.push(rule);
   }
@@ -327,10 +328,7 @@ class AgentImpl implements Agent {
   /** A runner for the current session and model; a new session also gets a new handle (old ones go stale). */
   private attach(newSession = true): void {
     const c = this.resolved.config;
-    if (newSession) {
-      const source = `session grant (${this.store.id})`;
-      this.grants = this.store.entries().flatMap((e) => (e.type === 'permission_grant' ? [parseRule(e.rule, source)] : []));
-    }
+    if (newSession) this.grants = sessionGrants(this.store, this.env, (note) => this.notes.push(note));
     this.runner = new SessionRunner({
       store: this.store,
       model: this.modelAdapter,

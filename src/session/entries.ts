@@ -114,6 +114,8 @@ export interface PermissionGrantEntry extends EntryBase {
   type: 'permission_grant';
   parentId: null;
   rule: string;
+  /** `hmac-sha256:HEX` over the session id and the rule, keyed by the user's home (app/grant-seal.ts); a grant without a valid seal is not applied. */
+  seal?: string;
 }
 
 /** The session switched to another model (control entry); the last one is the session's model on resume. */
@@ -162,7 +164,7 @@ export type NewEntry =
   | ({ type: 'compaction'; summary: string; firstKeptEntryId: string; parentId?: string | null } & Omit<CompactionEntry, keyof EntryBase | 'type' | 'summary' | 'firstKeptEntryId'>)
   | ({ type: 'branch_summary'; parentId?: string | null } & Omit<BranchSummaryEntry, keyof EntryBase | 'type'>)
   | Omit<CompactionFailedEntry, keyof EntryBase>
-  | { type: 'permission_grant'; rule: string }
+  | { type: 'permission_grant'; rule: string; seal?: string }
   | { type: 'model_change'; provider: string; model: string }
   | { type: 'label'; targetId: string; label: string | null }
   | { type: 'leaf'; targetId: string | null }

@@ -105,7 +105,13 @@ export const SessionEntrySchema = Type.Union(
       { description: 'The session switched to another model; a resume continues with the last one.' },
     ),
     Type.Object(
-      { type: Type.Literal('permission_grant'), ...base, parentId: Null, rule: Type.String({ minLength: 1 }) },
+      {
+        type: Type.Literal('permission_grant'),
+        ...base,
+        parentId: Null,
+        rule: Type.String({ minLength: 1 }),
+        seal: Type.Optional(Type.String({ description: 'hmac-sha256:HEX of the session id and the rule, keyed by the user\'s home; a grant without a valid seal is not applied.' })),
+      },
       { description: 'An approval given "always, for this session": a permission rule, TOOL or TOOL(PATTERN).' },
     ),
     Type.Object(

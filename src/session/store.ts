@@ -197,7 +197,7 @@ export class SessionStore {
     } else if (input.type === 'compaction_failed') {
       entry = { ...input, id, parentId: null, timestamp, type: 'compaction_failed' };
     } else if (input.type === 'permission_grant') {
-      entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule };
+      entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule, ...(input.seal !== undefined ? { seal: input.seal } : {}) };
     } else if (input.type === 'model_change') {
       entry = { type: 'model_change', id, parentId: null, timestamp, provider: input.provider, model: input.model };
     } else {
