@@ -233,16 +233,21 @@ describe('ACP mode', () => {
     expect(readFileSync(file, 'utf8')).toBe('const a = 1;\n');
   });
 
-  it('an MCP server passed in session/new is started and its tool called (after the permission)', async () => {
-    const { acp, cwd } = start([{ toolCalls: [{ id: 'm1', name: 'everything__echo', arguments: { message: 'hello over acp' } }] }, { text: 'echoed' }]);
+  it('an MCP server passed in session/new is started and its tools called (a tool that does not say it is read-only, after the permission)', async () => {
+    const { acp, cwd } = start([
+      { toolCalls: [{ id: 'm1', name: 'everything__echo', arguments: { message: 'hello over acp' } }, { id: 'm2', name: 'everything__toggle-simulated-logging', arguments: {} }] },
+      { text: 'echoed' },
+    ]);
     await acp.run(async (ctx) => {
       await ctx.request('initialize', INIT);
       const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] }] });
       expect(await ctx.request('session/prompt', { sessionId, prompt: ask('echo it') })).toEqual({ stopReason: 'end_turn' });
-      expect(acp.permissions.map((p) => [p.toolCall.toolCallId, p.toolCall.kind, p.toolCall.title])).toEqual([['m1', 'other', 'everything: echo']]);
+      // echo says it is read-only (readOnlyHint), so it runs without a question; the other asks.
+      expect(acp.permissions.map((p) => [p.toolCall.toolCallId, p.toolCall.kind, p.toolCall.title])).toEqual([['m2', 'other', 'everything: toggle-simulated-logging']]);
       const final = acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'm1').at(-1)!;
       expect(final.status).toBe('completed');
       expect(JSON.stringify(final.content)).toContain('Echo: hello over acp');
+      expect(acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'm2').at(-1)!.status).toBe('completed');
     });
   }, 30_000);
 

@@ -111,20 +111,20 @@ describe.skipIf(process.platform === 'win32')('private by default', () => {
     expect(run.stderr.trim()).toBe(line);
     expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ stopReason: 'completed' });
 
-    // The project config too.
+    // The project config too, when its key applies (a trusted workspace; untrusted, the key is ignored).
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ apiKey: 'sk-project' }));
     chmodSync(join(cwd, '.mini-agent', 'config.json'), 0o640);
     chmodSync(config, 0o600);
-    const project = await runCli(['--show-config'], { cwd, home });
+    const project = await runCli(['--show-config', '--trust-workspace'], { cwd, home });
     expect(project.stderr).toContain(`.mini-agent/config.json holds an API key and other users can read it (permissions 0640 are too open)`);
     expect(project.stderr.trim().split('\n')).toHaveLength(1);
 
     chmodSync(join(cwd, '.mini-agent', 'config.json'), 0o600);
-    expect((await runCli(['--show-config'], { cwd, home })).stderr).toBe('');
+    expect((await runCli(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
     writeFileSync(config, JSON.stringify({ provider: 'openai', maxTurns: 5 }));
     chmodSync(config, 0o644);
-    expect((await runCli(['--show-config'], { cwd, home })).stderr).toBe('');
+    expect((await runCli(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
   });
 });
 

@@ -353,7 +353,8 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInp
   const project = readConfigFile(projectFile);
   const trust = trustState(cwd, env, flags.trustWorkspace === true);
   const inputs: ConfigInputs = { flags, env, cwd, user: user ? { file: userFile, data: user } : undefined };
-  const warnings = [user && keyFileWarning(userFile, user), project && keyFileWarning(projectFile, project)].filter((w): w is string => !!w);
+  // A project's key counts only when it applies (a trusted workspace); the user's always does.
+  const warnings = [user && keyFileWarning(userFile, user), project && trust.trusted && keyFileWarning(projectFile, project)].filter((w): w is string => !!w);
   let projectKeys: ProjectKeyDecision[] | undefined;
   if (project) {
     // What the user's own layers give: the values an untrusted project config may only lower.
