@@ -124,7 +124,7 @@ function bashVerdict(call: ToolCall, command: string, ctx: PermissionContext, op
   const line = command.trim();
   const approved = opts.approvals().find((r) => r.tool === call.name && r.pattern !== undefined && exactCommand(r.pattern) === line);
   if (approved) return { allow: true, rule: approved.text, source: 'flag --approve', reason: `the command writes to ${hits.map((h) => h.shown).join(', ')}, a protected path, approved by ${approved.text}` };
-  return refusal(hits, `with --approve '${shellQuoted(`${call.name}(${exactCommandPattern(line)})`)}'`, true);
+  return refusal(hits, `--approve '${shellQuoted(`${call.name}(${exactCommandPattern(line)})`)}'`, true);
 }
 
 function refusal(hits: Hit[], fix: string, bash = false): PermissionDecision {
