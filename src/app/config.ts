@@ -14,7 +14,7 @@ import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPr
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
 import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
-import { ignoredKeys, narrowProjectConfig, type ProjectKeyDecision } from './project-config.js';
+import { ignoredKeys, narrowProjectConfig, trustHint, untrustedWarning, type ProjectKeyDecision } from './project-config.js';
 
 /** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
 export class UnknownProviderError extends UsageError {
@@ -369,21 +369,6 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInp
   }
   const resolved = resolveConfig(inputs);
   return { ...resolved, trust, ...(projectKeys ? { projectKeys } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
-}
-
-function trustHint(trust: TrustState): string {
-  return trust.status === 'changed' ? 'the project config changed since the workspace was trusted; run "mini-agent trust" again to apply it' : 'the workspace is not trusted; run "mini-agent trust" to apply it';
-}
-
-/** The one line that names what an untrusted (or changed) project config could not change. */
-function untrustedWarning(file: string, cwd: string, trust: TrustState, ignored: string[]): string {
-  const keys = ignored.join(', ');
-  const how = `Read it, then run "mini-agent trust" in ${cwd} to apply them (or pass --trust-workspace for one run).`;
-  if (trust.status === 'changed') {
-    const when = trust.record?.trustedAt ? `since you trusted the workspace (${trust.record.trustedAt.slice(0, 10)})` : 'or was trusted before mini-agent recorded which version you trusted';
-    return `${file} changed ${when}: its keys that widen what you allowed are ignored again (${keys}). ${how}`;
-  }
-  return `${file} came with a workspace you have not trusted: its keys that widen what you allowed are ignored (${keys}). ${how}`;
 }
 
 /** Like ssh with a private key: a config file that holds an API key must not be readable by others. */

@@ -9,6 +9,7 @@
 //   everything that decides where a request goes and what credentials it carries).
 // Pure: the caller gives the config data and the values the user's own layers resolve to.
 import { isPlainObject } from '../core/types.js';
+import type { TrustState } from '../extensions/trust.js';
 import type { ConfigFile, EffectiveConfig } from './config.js';
 
 export type KeyEffect = 'narrowing' | 'lower' | 'subset' | 'widening';
@@ -57,6 +58,8 @@ export interface ProjectKeyDecision {
   key: string;
   effect: KeyEffect;
   applied: boolean;
+  /** Applied in part: some of its values were dropped (a tool list cut to the tools that are on). */
+  cut?: boolean;
   /** Why it applied or was ignored. */
   why: string;
 }
@@ -107,8 +110,8 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
     const found = ruleFor(key);
     // The config check knows every key; one the table lacks is kept (the check has passed it).
     const effect = found?.rule.effect ?? 'narrowing';
-    const decide = (applied: boolean, why: string, keptValue: unknown = value) => {
-      decisions.push({ key, effect, applied, why });
+    const decide = (applied: boolean, why: string, keptValue: unknown = value, cut = false) => {
+      decisions.push({ key, effect, applied, why, ...(cut ? { cut } : {}) });
       if (applied) setPath(kept, key, keptValue);
     };
     if (trusted) {
@@ -138,7 +141,7 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
         else if (extra.length === list.length) decide(false, `turns on tools the user's config turned off (${extra.join(', ')}); ${trustHint}`);
         else {
           const subset = list.filter((t) => !extra.includes(t));
-          decide(true, `only ${subset.join(', ')}: the user's config turned off ${extra.join(', ')} (${trustHint})`, subset);
+          decide(true, `only ${subset.join(', ')}: the user's config turned off ${extra.join(', ')} (${trustHint})`, subset, true);
         }
         break;
       }
@@ -149,5 +152,21 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
 
 /** The keys an untrusted project config could not change, for the one-line warning. */
 export function ignoredKeys(decisions: readonly ProjectKeyDecision[]): string[] {
-  return decisions.filter((d) => !d.applied || (d.effect === 'subset' && d.why.startsWith('only '))).map((d) => d.key);
+  return decisions.filter((d) => !d.applied || d.cut).map((d) => d.key);
+}
+
+/** Why a widening key was ignored: never trusted, or trusted for another version. */
+export function trustHint(trust: TrustState): string {
+  return trust.status === 'changed' ? 'the project config changed since the workspace was trusted; run "mini-agent trust" again to apply it' : 'the workspace is not trusted; run "mini-agent trust" to apply it';
+}
+
+/** The one line that names what an untrusted (or changed) project config could not change. */
+export function untrustedWarning(file: string, cwd: string, trust: TrustState, ignored: string[]): string {
+  const keys = ignored.join(', ');
+  const how = `Read it, then run "mini-agent trust" in ${cwd} to apply them (or pass --trust-workspace for one run).`;
+  if (trust.status === 'changed') {
+    const when = trust.record?.trustedAt ? `since you trusted the workspace (${trust.record.trustedAt.slice(0, 10)})` : 'or was trusted before mini-agent recorded which version you trusted';
+    return `${file} changed ${when}: its keys that widen what you allowed are ignored again (${keys}). ${how}`;
+  }
+  return `${file} came with a workspace you have not trusted: its keys that widen what you allowed are ignored (${keys}). ${how}`;
 }
