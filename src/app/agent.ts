@@ -94,6 +94,7 @@ class AgentImpl implements Agent {
       dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
       resultNote: (_call, access) => this.extensions.resultNote(access),
       files: o.fileAccess,
+      deny: c.permissions.deny,
       parallelExecute: c.bash.parallel,
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash,

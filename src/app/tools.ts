@@ -7,6 +7,8 @@ import { createFindTool } from '../tools/find.js';
 import { createGrepTool } from '../tools/grep.js';
 import { createListDirTool } from '../tools/list-dir.js';
 import { createReadFileTool } from '../tools/read-file.js';
+import type { PermissionRule } from '../tools/permissions.js';
+import { searchDenyFilters } from '../tools/search-deny.js';
 import { ToolRegistry, type PermissionCheck, type RegistryOptions, type ToolHooks } from '../tools/registry.js';
 import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import { createWriteFileTool } from '../tools/write-file.js';
@@ -66,6 +68,8 @@ export interface ToolOptions extends BuiltinToolOptions {
   resultNote?: RegistryOptions['resultNote'];
   /** Files as a client sees them (an editor's buffers, over ACP): the file tools read and write through it. */
   files?: FileAccess;
+  /** The deny rules of the policy: the search tools leave out the paths a read deny rule covers (search-deny.ts). */
+  deny?: readonly PermissionRule[];
 }
 
 export function createToolRegistry(opts: ToolOptions): ToolRegistry {
@@ -87,5 +91,6 @@ export function createToolRegistry(opts: ToolOptions): ToolRegistry {
     dynamicTools: opts.dynamicTools,
     resultNote: opts.resultNote,
     files: opts.files,
+    ...(opts.deny?.length ? { hiddenPaths: searchDenyFilters(opts.deny) } : {}),
   });
 }

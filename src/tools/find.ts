@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
+import { hiddenNote } from './search-deny.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree } from './walk.js';
 import { resolveForRead } from './workspace.js';
 
@@ -76,12 +77,13 @@ export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args>
         );
       }
       if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
+      if (stats.hidden > 0) notes.push(hiddenNote(stats.hidden));
       if (stats.rootIgnored) notes.push(`[${root.shown} is ignored by a .gitignore above it; it was searched anyway, with only the .gitignore files inside it.]`);
       const ignored = stats.ignored > 0 ? `; ${stats.ignored} ignored by .gitignore not searched` : '';
       const body = total === 0 ? `No ${foldersOnly ? 'folders' : 'paths'} match ${JSON.stringify(args.glob)} in ${root.shown} (${plural(seen, 'entry', 'entries')} looked at${ignored}).` : lines.join('\n');
       return {
         content: [body, ...notes].join('\n\n'),
-        details: { matches: total, shown: lines.length, entriesSeen: seen, ignored: stats.ignored, truncated: total > lines.length },
+        details: { matches: total, shown: lines.length, entriesSeen: seen, ignored: stats.ignored, hidden: stats.hidden, truncated: total > lines.length },
       };
     },
   };

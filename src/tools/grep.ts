@@ -11,6 +11,7 @@ import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
+import { hiddenNote } from './search-deny.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree, type SearchRoot, type WalkStats } from './walk.js';
 import { resolveForRead } from './workspace.js';
 
@@ -82,7 +83,8 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
       const stats = newWalkStats();
       const pacer = new Pacer(ctx.signal);
       const reader = new FileReader();
-      const files = root.isFile ? [{ shown: root.shown, abs: root.real }] : textFiles(ctx, root, keep, ctx.signal, stats);
+      if (root.isFile && ctx.hidden?.(root.shown)) stats.hidden++; // a deny rule covers the file itself: not searched
+      const files = stats.hidden > 0 ? [] : root.isFile ? [{ shown: root.shown, abs: root.real }] : textFiles(ctx, root, keep, ctx.signal, stats);
       for (const file of files) {
         if (pacer.due()) await pacer.pause();
         const n = reader.read(file.abs);
@@ -322,6 +324,7 @@ class Output {
     }
     if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
     if (stats.rootIgnored) notes.push(`[${root.shown} is ignored by a .gitignore above it; it was searched anyway, with only the .gitignore files inside it.]`);
+    if (stats.hidden > 0) notes.push(hiddenNote(stats.hidden));
     const skipped = `${this.binary > 0 ? `; ${plural(this.binary, 'binary file')} skipped` : ''}${stats.ignored > 0 ? `; ${plural(stats.ignored, 'path')} ignored by .gitignore not searched` : ''}`;
     const body = this.total === 0 ? `No matches for ${what} in ${where} (${plural(this.searched, 'file')} searched${skipped}).` : this.lines.join('\n');
     return {
@@ -333,6 +336,7 @@ class Output {
         filesSearched: this.searched,
         binarySkipped: this.binary,
         ignored: stats.ignored,
+        hidden: stats.hidden,
         truncated: this.total > this.shownMatches,
       },
     };

@@ -9,6 +9,7 @@ import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
+import { hiddenNote } from './search-deny.js';
 import { newWalkStats, openSearchRoot, Pacer, plural, walkTree, type WalkEntry } from './walk.js';
 import { resolveForRead } from './workspace.js';
 
@@ -76,10 +77,11 @@ export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition
         notes.push(`[Not listed, ignored by .gitignore: ${stats.ignoredSamples.join(', ')}${more > 0 ? ` and ${more} more` : ''}.]`);
       }
       if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
+      if (stats.hidden > 0) notes.push(hiddenNote(stats.hidden));
       const body = total === 0 ? `(${root.shown} is empty${stats.ignored > 0 ? ' apart from ignored entries' : ''})` : lines.join('\n');
       return {
         content: [body, ...notes].join('\n\n'),
-        details: { path: root.shown, depth, entries: total, shown: lines.length, ignored: stats.ignored, truncated: total > lines.length },
+        details: { path: root.shown, depth, entries: total, shown: lines.length, ignored: stats.ignored, hidden: stats.hidden, truncated: total > lines.length },
       };
     },
   };

@@ -54,6 +54,11 @@ export interface RegistryOptions {
    * read and write through it instead of the disk. The boundary and the permission check still come first.
    */
   files?: FileAccess;
+  /**
+   * The paths a tool's searches leave out, by tool name (see search-deny.ts: those a read deny
+   * rule covers); given to each call as ToolContext.hidden. Absent: nothing is hidden.
+   */
+  hiddenPaths?: (tool: string) => ((path: string) => boolean) | undefined;
 }
 
 /** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
@@ -162,6 +167,8 @@ export class ToolRegistry {
       toolCallId: call.id,
       ...(this.options.files ? { files: this.options.files } : {}),
     };
+    const hidden = this.options.hiddenPaths?.(tool.name);
+    if (hidden) toolCtx.hidden = hidden;
     let args = call.arguments;
     let rewrittenBy: string[] = [];
     if (this.options.hooks?.length) {

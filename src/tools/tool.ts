@@ -19,6 +19,12 @@ export interface ToolContext {
    * buffers through it instead of the disk, after the workspace boundary has resolved the path.
    */
   files?: FileAccess;
+  /**
+   * Paths the search tools (list_dir, grep, find) leave out and count, as shown (workspace-relative,
+   * '/'-separated; absolute outside the workspace): those a read deny rule covers (search-deny.ts).
+   * A folder it covers is left out with everything in it.
+   */
+  hidden?: (path: string) => boolean;
 }
 
 /**

@@ -44,6 +44,8 @@ export interface WalkStats {
   unreadable: number;
   /** True when the start folder is itself ignored by a .gitignore above it: it was walked anyway, with only the rules inside it. */
   rootIgnored: boolean;
+  /** Entries left out because a deny rule covers them (ToolContext.hidden; a folder counts once and is not entered). */
+  hidden: number;
 }
 
 export interface WalkOptions {
@@ -58,7 +60,7 @@ const SAMPLES = 5;
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
 
 export function newWalkStats(): WalkStats {
-  return { ignored: 0, ignoredSamples: [], unreadable: 0, rootIgnored: false };
+  return { ignored: 0, ignoredSamples: [], unreadable: 0, rootIgnored: false, hidden: 0 };
 }
 
 /** Resolves a tool's `path` argument (default: the workspace root) for a search. */
@@ -202,10 +204,10 @@ interface Frame {
  * The entries below the folder `root` (not the folder itself), depth first. Siblings are taken
  * in byte order of their name, with a folder's name followed by '/': so the whole sequence is in
  * byte order of the shown paths (a folder's path ending with '/' and preceding its contents).
- * Ignored entries are counted in `stats` and not yielded; ignored folders are not entered.
+ * Ignored entries, and those `ctx.hidden` covers, are counted in `stats` and not yielded; such folders are not entered.
  */
 export function* walkTree(
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths' | 'hidden'>,
   root: SearchRoot,
   opts: WalkOptions,
   stats: WalkStats = newWalkStats(),
@@ -230,6 +232,10 @@ export function* walkTree(
     if (rules.ignores(frame.relPrefix + name, isDir)) {
       stats.ignored++;
       if (stats.ignoredSamples.length < SAMPLES) stats.ignoredSamples.push(frame.shownPrefix + name + (isDir ? '/' : ''));
+      continue;
+    }
+    if (ctx.hidden?.(frame.shownPrefix + name)) {
+      stats.hidden++; // counted, never named
       continue;
     }
     const abs = frame.abs + sep + name;
