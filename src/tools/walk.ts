@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import { compileGlob } from './glob-match.js';
 import { ToolError, type ToolContext } from './tool.js';
 import { displayPath, inside, resolveForRead } from './workspace.js';
 
@@ -270,23 +270,23 @@ function listFolder(abs: string, relPrefix: string, rules: IgnoreRules, stats: W
 }
 
 /**
- * A glob (picomatch, dotfiles included) as a test of an entry's shown path and name: one with a
- * '/' is matched against the whole path ("src/**\/*.ts"), one without against the name only
- * ("*.ts"; "**\/*.ts" is the same). A plain `*.ext` is an ends-with test (the same answers, faster).
+ * A glob (glob-match.ts: linear-time, dotfiles included) as a test of an entry's shown path and
+ * name: one with a '/' is matched against the whole path ("src/**\/*.ts"), one without against
+ * the name only ("*.ts"; "**\/*.ts" is the same). A plain `*.ext` is an ends-with test.
  */
 export function globMatcher(glob: string): (shown: string, name: string) => boolean {
   const g = glob.replace(/^(\.\/)+/, '').replace(/^(\*\*\/)+(?=[^/]+$)/, '');
   if (g.trim() === '') throw new ToolError(`glob ${JSON.stringify(glob)} is empty; give a pattern such as "*.ts" or "src/**/*.test.ts"`);
   const suffix = /^\*([A-Za-z0-9._-]+)$/.exec(g)?.[1];
   if (suffix !== undefined) return (_shown, name) => name.endsWith(suffix);
-  let re: RegExp;
+  let test: (s: string) => boolean;
   try {
-    re = picomatch.makeRe(g, { dot: true });
+    test = compileGlob(g);
   } catch (err) {
     throw new ToolError(`invalid glob ${JSON.stringify(glob)}: ${(err as Error).message}`);
   }
-  if (g.includes('/')) return (shown) => re.test(shown);
-  return (_shown, name) => re.test(name);
+  if (g.includes('/')) return (shown) => test(shown);
+  return (_shown, name) => test(name);
 }
 
 /** "1 file", "2 files". */
