@@ -93,8 +93,7 @@ class AgentImpl implements Agent {
       dynamicTools: () => this.extensions.tools(),
       dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
       resultNote: (_call, access) => this.extensions.resultNote(access),
-      files: o.fileAccess,
-      deny: c.permissions.deny,
+      files: o.fileAccess, deny: c.permissions.deny, // the search tools leave out what a read deny rule covers
       parallelExecute: c.bash.parallel,
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash,

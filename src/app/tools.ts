@@ -4,6 +4,7 @@ import { createBashTool } from '../tools/bash.js';
 import { createEditFileTool } from '../tools/edit-file.js';
 import { PathQueue } from '../tools/file-io.js';
 import { createFindTool } from '../tools/find.js';
+import { LeftoverJournal, RunTempDirs, sweepLeftovers } from '../tools/leftovers.js';
 import { createGrepTool } from '../tools/grep.js';
 import { createListDirTool } from '../tools/list-dir.js';
 import { createReadFileTool } from '../tools/read-file.js';
@@ -14,11 +15,19 @@ import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import { createWriteFileTool } from '../tools/write-file.js';
 import { createWriteNoteTool } from '../tools/write-note.js';
 import { UsageError } from '../core/types.js';
+import { agentHome } from '../session/paths.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface BuiltinToolOptions {
   bash?: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: readonly string[] };
   /** Variables that hold secrets beyond the usual names (the provider's key variable). */
   secretEnvNames?: readonly string[];
+  /**
+   * The environment bash commands start from. Given (an agent's tools), it also names the state
+   * home whose `tmp-journal/` records the temp files and folders a killed run could leave behind
+   * (leftovers.ts): what dead runs left is removed when the tools are made. Absent: no journal.
+   */
   env?: NodeJS.ProcessEnv;
   /** Where bash keeps full outputs: the session's own folder (undefined: a private temp folder). */
   outputDir?: () => string | undefined;
@@ -26,7 +35,10 @@ export interface BuiltinToolOptions {
 
 /** Every built-in tool. The tools that write files share one queue, so writes to a path never interleave. */
 export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
-  const queue = new PathQueue();
+  const journal = opts.env ? new LeftoverJournal(join(agentHome(opts.env), 'tmp-journal')) : undefined;
+  if (journal) sweepLeftovers(journal.dir);
+  const queue = new PathQueue(journal);
+  const outputs = new RunTempDirs(tmpdir(), journal);
   return [
     createReadFileTool(),
     createListDirTool(),
@@ -42,6 +54,7 @@ export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
       secretEnvNames: opts.secretEnvNames ? [...opts.secretEnvNames] : undefined,
       env: opts.env,
       outputDir: opts.outputDir,
+      privateDir: () => outputs.make(),
       trackGitChanges: true,
     }),
   ];

@@ -33,6 +33,8 @@ export interface BashToolOptions {
    * made or used: a private folder made under the system temp folder.
    */
   outputDir?: () => string | undefined;
+  /** Makes that private folder (the app's: journaled, removed at exit; leftovers.ts). Default: mkdtemp under the system temp folder. */
+  privateDir?: () => string;
   /** What the model is shown at most (default DEFAULT_LIMITS: 2000 lines, 50 KB). */
   limits?: TruncateLimits;
   /** SIGTERM → SIGKILL grace when the process group is stopped. Default 2000 ms. */
@@ -114,7 +116,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
 
   /** This instance's own folder (0700) under the system temp folder, made again if it was removed. */
   const privateDir = (): string => {
-    if (ownDir === undefined || !existsSync(ownDir)) ownDir = mkdtempSync(join(tmpdir(), 'mini-agent-bash-')); // mkdtemp makes it 0700
+    if (ownDir === undefined || !existsSync(ownDir)) ownDir = opts.privateDir?.() ?? mkdtempSync(join(tmpdir(), 'mini-agent-bash-')); // mkdtemp makes it 0700
     return ownDir;
   };
 

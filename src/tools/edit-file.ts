@@ -14,6 +14,7 @@ import type { Static } from 'typebox';
 import { spanDiff } from './diff.js';
 import { closestRegion, hasLineNumberPrefixes, lineNumbers, locateEdits, stripLineNumberPrefixes, type Edit, type EditProblem, type Replacement, type Tolerance } from './edit-match.js';
 import { atomicWrite, clientRead, clientWrite, PathQueue } from './file-io.js';
+import type { LeftoverJournal } from './leftovers.js';
 import { ToolError, type FileAccess, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
@@ -80,7 +81,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError(`aborted before editing; ${shown} was not changed`);
-        const source = ctx.files ? await fromClient(ctx.files, target, shown, maxBytes) : await fromDisk(target, shown, maxBytes);
+        const source = ctx.files ? await fromClient(ctx.files, target, shown, maxBytes) : await fromDisk(target, shown, maxBytes, queue.journal);
         const { file } = source;
         const replaceAll = args.replaceAll ?? false;
         const located = locateEdits(file.text, edits, replaceAll);
@@ -160,7 +161,7 @@ function tooBig(shown: string, size: number, maxBytes: number): ToolError {
 }
 
 /** The file on disk; the edited bytes are written atomically, with its mode. */
-async function fromDisk(target: string, shown: string, maxBytes: number): Promise<Target> {
+async function fromDisk(target: string, shown: string, maxBytes: number, journal?: LeftoverJournal): Promise<Target> {
   const st = await statTarget(target, shown);
   if (!st) throw new ToolError(`${shown} does not exist; ${DOES_NOT_EXIST}`);
   if (st.size > maxBytes) throw tooBig(shown, st.size, maxBytes);
@@ -171,7 +172,7 @@ async function fromDisk(target: string, shown: string, maxBytes: number): Promis
     file,
     apply(replacements) {
       const updated = splice(bytes, file, replacements);
-      return updated.equals(bytes) ? undefined : () => atomicWrite(target, updated, st.mode);
+      return updated.equals(bytes) ? undefined : () => atomicWrite(target, updated, st.mode, journal);
     },
   };
 }

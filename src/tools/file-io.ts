@@ -1,15 +1,21 @@
 // File writing shared by the tools that change files (write_note, write_file, edit_file): one
 // queue per resolved path, so writes and edits to a file never interleave, and the atomic write
 // (a temp file beside the target, fsync, rename), which keeps the file's mode. And the file access
-// of a client (an editor over ACP), whose failures become ToolErrors naming the file.
-import { randomBytes } from 'node:crypto';
+// of a client (an editor over ACP), whose failures become ToolErrors naming the file. The temp
+// file carries the writer's pid and is journaled while it exists (leftovers.ts), so a run killed
+// mid-write leaves nothing the next start does not remove.
 import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { tempFileFor, type LeftoverJournal } from './leftovers.js';
 import { ToolError, type FileAccess } from './tool.js';
 
-/** Runs tasks with the same key one after another, in the order they were queued. */
+/**
+ * Runs tasks with the same key one after another, in the order they were queued. Shared by the
+ * tools that write files, it also carries their journal of temp files (`journal`, for atomicWrite).
+ */
 export class PathQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(readonly journal?: LeftoverJournal) {}
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(key) ?? Promise.resolve();
@@ -26,9 +32,12 @@ export class PathQueue {
 /**
  * Replaces `target` with `data` atomically: readers see the old file or the new one, never a
  * part. The new file gets `mode` (the old file's, so an executable script stays executable).
+ * The temp file (`.NAME.PID.RANDOM.tmp`, beside the target) is recorded in `journal` before it is
+ * created and forgotten once it is renamed or removed.
  */
-export async function atomicWrite(target: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+export async function atomicWrite(target: string, data: string | Uint8Array, mode?: number, journal?: LeftoverJournal): Promise<void> {
+  const tmp = tempFileFor(target);
+  const forget = journal?.record(tmp);
   try {
     const handle = await open(tmp, 'wx', mode ?? 0o644);
     try {
@@ -42,6 +51,8 @@ export async function atomicWrite(target: string, data: string | Uint8Array, mod
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
+  } finally {
+    forget?.();
   }
 }
 

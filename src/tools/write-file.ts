@@ -65,7 +65,7 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
         await mkdir(dirname(target), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
           throw new ToolError(`cannot create the folders for ${shown}: ${err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'a file is in the way' : err.message}`);
         });
-        await atomicWrite(target, args.content, existing?.mode);
+        await atomicWrite(target, args.content, existing?.mode, queue.journal);
         return {
           content: existing ? `Overwrote ${shown} (${size}; it had ${existing.size}).` : `Created ${shown} (${size}).`,
           details: { path: shown, bytes, created: existing === undefined },

@@ -50,7 +50,7 @@ export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQ
         if (mode === 'append') {
           await appendFile(target, args.text, 'utf8');
         } else {
-          await atomicWrite(target, args.text, existing?.mode);
+          await atomicWrite(target, args.text, existing?.mode, queue.journal);
         }
         const verb = mode === 'append' ? 'Appended' : 'Wrote';
         return {
