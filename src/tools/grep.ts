@@ -2,14 +2,16 @@
 // regular expression or a literal, line by line, and shows `path:line:text` for each matching
 // line (`path-line-text` for context lines), in byte order of the paths, then by line. Files are
 // read whole, one after another, into one buffer: a literal is looked for in the raw bytes first,
-// so only files that contain it are decoded; a regular expression is run over the whole text to
-// find the next line that may match, and only that line is tested on its own. Binary files (a
+// so only files that contain it are decoded; a regular expression runs in a worker thread, under a
+// time budget and stopped at once by an abort (grep-engine.ts), over whole texts handed to it in
+// batches, to find the next line that may match, then that line on its own. Binary files (a
 // NUL byte in the first 8 KB) are skipped, and so is what .gitignore ignores (walk.ts). Output is
 // capped by `limit` and by the byte and line caps, with a notice giving the exact counts.
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { ToolError, type ToolDefinition } from './tool.js';
+import { createGrepEngine, type FileHits } from './grep-engine.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { hiddenNote } from './search-deny.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree, type SearchRoot, type WalkStats } from './walk.js';
@@ -23,6 +25,9 @@ export const GREP_MAX_LINE_CHARS = 300;
 const SNIFF = 8 * 1024;
 /** Larger files are not searched (they are named in the notice). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** A batch of texts handed to the engine at once: up to this many characters or files. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_FILES = 256;
 
 const Params = Type.Object(
   {
@@ -51,16 +56,6 @@ export interface GrepToolOptions {
   limits?: TruncateLimits;
 }
 
-/** How a pattern finds the lines it matches in a file's text. */
-interface Matcher {
-  /** For a case-sensitive literal: its bytes, to skip files without them before decoding. */
-  needle?: Buffer;
-  /** The start of the first matching line at or after the line start `from`, or -1. */
-  nextLine(text: string, from: number): number;
-  /** Where the first match is in a line that matches (to show a long line around it). */
-  column(line: string): number;
-}
-
 export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   return {
@@ -75,7 +70,8 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
     selfTruncating: true,
     paths: (args, ctx) => [resolveForRead(ctx, args.path ?? '.')],
     async execute(args, ctx) {
-      const matcher = compileMatcher(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
+      // The texts go to the engine in batches (a regex runs in a worker thread, started on the first batch).
+      const engine = createGrepEngine(args.pattern, args.literal ?? false, args.ignoreCase ?? false, ctx.signal);
       const keep = args.glob !== undefined ? globMatcher(args.glob) : () => true;
       const root = openSearchRoot(ctx, args.path);
       if (!root.isDir && !root.isFile) throw new ToolError(`${root.shown} is not a regular file or a folder`);
@@ -85,23 +81,41 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
       const reader = new FileReader();
       if (root.isFile && ctx.hidden?.(root.shown)) stats.hidden++; // a deny rule covers the file itself: not searched
       const files = stats.hidden > 0 ? [] : root.isFile ? [{ shown: root.shown, abs: root.real }] : textFiles(ctx, root, keep, ctx.signal, stats);
-      for (const file of files) {
-        if (pacer.due()) await pacer.pause();
-        const n = reader.read(file.abs);
-        if (n === 'unreadable' || n === 'too large') {
-          out.skipped(file.shown, n);
-          continue;
+      const batch: Array<{ shown: string; text: string }> = [];
+      let chars = 0;
+      const flush = async () => {
+        const hits = await engine.search(
+          batch.map((f) => f.text),
+          batch.map((f) => f.shown),
+        );
+        batch.forEach((f, k) => hits[k].starts.length > 0 && out.file(f.shown, f.text, hits[k]));
+        batch.length = 0;
+        chars = 0;
+      };
+      try {
+        for (const file of files) {
+          if (pacer.due()) await pacer.pause();
+          const n = reader.read(file.abs);
+          if (n === 'unreadable' || n === 'too large') {
+            out.skipped(file.shown, n);
+            continue;
+          }
+          const buf = reader.buf;
+          if (buf.subarray(0, Math.min(n, SNIFF)).includes(0)) {
+            out.binary++;
+            continue;
+          }
+          out.searched++;
+          if (engine.needle && buf.subarray(0, n).indexOf(engine.needle) < 0) continue;
+          let text = buf.toString('utf8', 0, n);
+          if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark is not text
+          batch.push({ shown: file.shown, text });
+          chars += text.length;
+          if (chars >= BATCH_CHARS || batch.length >= BATCH_FILES) await flush();
         }
-        const buf = reader.buf;
-        if (buf.subarray(0, Math.min(n, SNIFF)).includes(0)) {
-          out.binary++;
-          continue;
-        }
-        out.searched++;
-        if (matcher.needle && buf.subarray(0, n).indexOf(matcher.needle) < 0) continue;
-        let text = buf.toString('utf8', 0, n);
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark is not text
-        searchFile(file.shown, text, matcher, out);
+        await flush();
+      } finally {
+        engine.close();
       }
       return out.result(args, root, stats);
     },
@@ -113,92 +127,9 @@ function* textFiles(ctx: Parameters<typeof walkTree>[0], root: SearchRoot, keep:
   for (const e of walkTree(ctx, root, { signal }, stats)) if (e.kind === 'file' && keep(e.shown, e.name)) yield e;
 }
 
-/** Builds the matcher; a pattern that is not a valid regular expression is a ToolError saying why. */
-function compileMatcher(pattern: string, literal: boolean, ignoreCase: boolean): Matcher {
-  if (literal && /[\r\n]/.test(pattern)) throw new ToolError('pattern must not contain a line break: lines are searched one at a time');
-  const unicode = !literal && /\\[pPu]\{/.test(pattern); // \p{…} and \u{…} need Unicode mode
-  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
-  let line: RegExp;
-  let scan: RegExp;
-  try {
-    line = new RegExp(source, `${ignoreCase ? 'i' : ''}${unicode ? 'u' : ''}`);
-    scan = new RegExp(source, `gm${ignoreCase ? 'i' : ''}${unicode ? 'u' : ''}`);
-  } catch (err) {
-    const why = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    throw new ToolError(
-      `invalid regular expression ${JSON.stringify(pattern)}: ${why}. The pattern is a JavaScript regular expression: ` +
-        'escape special characters with a backslash (\\( \\[ \\. \\* \\+ \\?), or pass literal: true to search for the text as it is',
-    );
-  }
-  const column = (l: string) => line.exec(l)?.index ?? 0;
-  if (literal && !ignoreCase) {
-    return {
-      needle: Buffer.from(pattern, 'utf8'),
-      nextLine: (text, from) => {
-        const i = text.indexOf(pattern, from);
-        return i < 0 ? -1 : lineStart(text, i);
-      },
-      column: (l) => l.indexOf(pattern),
-    };
-  }
-  // With a lookaround, a line's match may fail in the whole text (a lookahead sees the next
-  // line): test every line. Without one, a match in a line is a match in the whole text, so the
-  // next whole-text match (multiline mode) finds the first line that may match.
-  if (/\(\?<?[=!]/.test(pattern)) {
-    return {
-      nextLine: (text, from) => {
-        for (let s = from; s < text.length; ) {
-          const end = lineEnd(text, s);
-          if (line.test(lineText(text, s, end))) return s;
-          s = end + 1;
-        }
-        return -1;
-      },
-      column,
-    };
-  }
-  return {
-    nextLine: (text, from) => {
-      for (let s = from; s < text.length; ) {
-        scan.lastIndex = s;
-        const m = scan.exec(text);
-        if (!m) return -1;
-        const start = lineStart(text, m.index);
-        const end = lineEnd(text, m.index);
-        if (start < text.length && line.test(lineText(text, start, end))) return start;
-        s = end + 1;
-      }
-      return -1;
-    },
-    column,
-  };
-}
-
-/** The start of the line holding position `i`. (lastIndexOf with a negative start would look at 0.) */
-function lineStart(text: string, i: number): number {
-  return i === 0 ? 0 : text.lastIndexOf('\n', i - 1) + 1;
-}
-
-function lineEnd(text: string, from: number): number {
-  const i = text.indexOf('\n', from);
-  return i < 0 ? text.length : i;
-}
-
 /** A line's text without its line break (a CR before the LF is dropped too). */
 function lineText(text: string, start: number, end: number): string {
   return text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
-}
-
-/** Finds the matching lines of one file and hands them to the output (which counts those past the caps). */
-function searchFile(shown: string, text: string, matcher: Matcher, out: Output): void {
-  const starts: number[] = [];
-  for (let s = 0; s < text.length; ) {
-    const start = matcher.nextLine(text, s);
-    if (start < 0) break;
-    starts.push(start);
-    s = lineEnd(text, start) + 1;
-  }
-  if (starts.length > 0) out.file(shown, text, starts, matcher);
 }
 
 /** Reads whole files into one growing buffer. */
@@ -260,8 +191,9 @@ class Output {
     if (this.notSearched.length < 5) this.notSearched.push(`${shown} (${why === 'too large' ? `over ${formatBytes(MAX_FILE_BYTES)}` : 'unreadable'})`);
   }
 
-  /** One file's matching lines, given by their start offsets in `text`. */
-  file(shown: string, text: string, matchStarts: number[], matcher: Matcher): void {
+  /** One file's matching lines, given by their start offsets in `text` (and where their first match is). */
+  file(shown: string, text: string, hits: FileHits): void {
+    const matchStarts = hits.starts;
     this.total += matchStarts.length;
     this.filesWithMatches++;
     if (this.full) return;
@@ -270,14 +202,13 @@ class Output {
     const count = text.length === 0 ? 0 : starts.length;
     const end = text.charCodeAt(text.length - 1) === 10 ? text.length - 1 : text.length;
     const at = (k: number) => lineText(text, starts[k], k + 1 < count ? starts[k + 1] - 1 : end);
-    const matches = new Set<number>();
+    const matches = new Map<number, number>(); // line index → column of its first match
     let k = 0;
-    for (const s of matchStarts) {
-      if (matches.size >= this.limit - this.shownMatches) break;
-      while (starts[k] < s) k++;
-      matches.add(k);
+    for (let j = 0; j < matchStarts.length && matches.size < this.limit - this.shownMatches; j++) {
+      while (starts[k] < matchStarts[j]) k++;
+      matches.set(k, hits.columns[j] ?? 0);
     }
-    const shownHere = [...matches];
+    const shownHere = [...matches.keys()];
     const c = this.context;
     for (let i = 0; i < shownHere.length && !this.full; ) {
       // One group: the matches whose context ranges touch, with their context.
@@ -287,7 +218,7 @@ class Output {
       for (let l = Math.max(0, shownHere[i] - c); l <= Math.min(count - 1, shownHere[last] + c) && !this.full; l++) {
         const isMatch = matches.has(l);
         const body = at(l);
-        if (this.push(`${shown}${isMatch ? ':' : '-'}${l + 1}${isMatch ? ':' : '-'}${cutLine(body, isMatch ? matcher.column(body) : 0)}`) && isMatch) this.shownMatches++;
+        if (this.push(`${shown}${isMatch ? ':' : '-'}${l + 1}${isMatch ? ':' : '-'}${cutLine(body, matches.get(l) ?? 0)}`) && isMatch) this.shownMatches++;
       }
       i = last + 1;
     }
