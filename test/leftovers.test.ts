@@ -3,7 +3,9 @@
 //   start removes the temp files (journaled in the state home; the workspace is not walked);
 // - bash outputs of a `--no-session` run go to a private folder in the temp folder, removed at
 //   exit; a run killed with `kill -9` leaves its folder, which the next start removes;
-// - SIGTERM to the agent during `sleep 30` in bash leaves no sleep running.
+// - SIGTERM to the agent during `sleep 30` in bash leaves no sleep running (this held before
+//   issue 22: the abort and the exit hook stop the group; the test keeps it so), and its
+//   --no-session output folder is removed at that exit too.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,9 +57,9 @@ describe('nothing left behind (issue 22, part 5)', () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
     const scripts = tempDir('mini-agent-scripts-');
-    const body = Buffer.alloc(BIG, 'a\n');
+    const body = Buffer.alloc(BIG, `${'abcdefghij'.repeat(100)}\n`);
     const calls = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 3; i++) {
       writeFileSync(join(cwd, `big${i}.txt`), Buffer.concat([body, Buffer.from(`NEEDLE-${i}\n`)]));
       calls.push({ id: `e${i}`, name: 'edit_file', arguments: { path: `big${i}.txt`, edits: [{ oldText: `NEEDLE-${i}`, newText: `DONE-${i}` }] } });
     }
@@ -85,7 +87,7 @@ describe('nothing left behind (issue 22, part 5)', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(tmpFiles(cwd)).toEqual([]);
     expect(existsSync(join(home, 'tmp-journal')) ? readdirSync(join(home, 'tmp-journal')) : []).toEqual([]);
-    for (let i = 0; i < 6; i++) expect(readFileSync(join(cwd, `big${i}.txt`), 'latin1').slice(-12)).toMatch(/(NEEDLE|DONE)-\d\n$/);
+    for (let i = 0; i < 3; i++) expect(readFileSync(join(cwd, `big${i}.txt`), 'latin1').slice(-12)).toMatch(/(NEEDLE|DONE)-\d\n$/);
   }, 60_000);
 
   it('--no-session bash outputs go to a private temp folder that is removed at exit', async () => {
@@ -123,19 +125,25 @@ describe('nothing left behind (issue 22, part 5)', () => {
     expect(bashDirs(tmp)).toEqual([]);
   }, 30_000);
 
-  it('after SIGTERM of the agent during `sleep 30` in bash, no sleep is left running', async () => {
+  it('after SIGTERM of the agent during `sleep 30` in bash, no sleep is left running, nor the --no-session output folder', async () => {
     const cwd = tempDir();
+    const tmp = tempDir('mini-agent-tmp-');
     const scripts = tempDir('mini-agent-scripts-');
     const arg = `30.${process.pid}${Date.now() % 100000}`; // a sleep of ~30 s this test can find in /proc (also inside a sandbox's own PID namespace)
     const script = writeScript(scripts, [{ toolCalls: [{ id: 'b', name: 'bash', arguments: { command: `sleep ${arg} & wait` } }] }, { text: 'done' }]);
     const started = Date.now();
     let seen: number[] = [];
+    let madeDirs: string[] = [];
     const r = await runCli(['--json', '--yes', '--no-session', '--script', script, 'wait'], {
       cwd,
+      env: { TMPDIR: tmp },
       onSpawn: (child) => {
         const look = () => {
           seen = sleepers(arg);
-          if (seen.length > 0) child.kill('SIGTERM');
+          if (seen.length > 0) {
+            madeDirs = bashDirs(tmp);
+            child.kill('SIGTERM');
+          }
           else if (Date.now() - started < 15_000) setTimeout(look, 20);
         };
         look();
@@ -145,6 +153,8 @@ describe('nothing left behind (issue 22, part 5)', () => {
     expect(r.code, r.stderr).toBe(143);
     for (let i = 0; i < 50 && sleepers(arg).length > 0; i++) await sleep(100);
     expect(sleepers(arg), 'a sleep still runs').toEqual([]);
+    expect(madeDirs.length, 'the output folder existed while the command ran').toBe(1);
+    expect(bashDirs(tmp), 'removed at exit').toEqual([]);
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 30_000);
 });
