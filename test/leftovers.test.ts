@@ -6,7 +6,7 @@
 // - SIGTERM to the agent during `sleep 30` in bash leaves no sleep running (this held before
 //   issue 22: the abort and the exit hook stop the group; the test keeps it so), and its
 //   --no-session output folder is removed at that exit too.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -157,4 +157,34 @@ describe('nothing left behind (issue 22, part 5)', () => {
     expect(bashDirs(tmp), 'removed at exit').toEqual([]);
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 30_000);
+});
+
+describe('the sweep removes only what dead runs journaled (leftovers.ts)', () => {
+  it('removes a dead run’s temp file and its dead neighbours, never a path of another shape, a live run’s or this process’s own', async () => {
+    const { LeftoverJournal, sweepLeftovers } = await import('../src/tools/leftovers.js');
+    const ws = tempDir();
+    const journalDir = join(tempDir('mini-agent-home-'), 'tmp-journal');
+    const dead = 999_999_0; // no such pid (alive() below says so)
+    const live = 4242;
+    const alive = (pid: number) => pid === live;
+    const files = {
+      deadTemp: `.a.txt.${dead}.0123abcd.tmp`,
+      deadNeighbour: `.b.txt.${dead + 1}.89abcdef.tmp`,
+      liveTemp: `.c.txt.${live}.01234567.tmp`,
+      ownTemp: `.d.txt.${process.pid}.01234567.tmp`,
+      userFile: 'notes.txt',
+    };
+    for (const name of Object.values(files)) writeFileSync(join(ws, name), 'x');
+    mkdirSync(journalDir, { recursive: true });
+    writeFileSync(join(journalDir, `${dead}-1-0000aaaa`), join(ws, files.deadTemp));
+    writeFileSync(join(journalDir, `${dead}-1-0000bbbb`), join(ws, files.userFile)); // not a temp file: never removed
+    writeFileSync(join(journalDir, `${live}-1-0000cccc`), join(ws, files.liveTemp));
+    const ours = new LeftoverJournal(journalDir).record(join(ws, files.ownTemp)); // this process, in progress
+    const { removed } = sweepLeftovers(journalDir, alive);
+    expect(removed.sort()).toEqual([join(ws, files.deadNeighbour), join(ws, files.deadTemp)].sort());
+    expect(readdirSync(ws).sort()).toEqual([files.liveTemp, files.ownTemp, files.userFile].sort());
+    expect(readdirSync(journalDir).length).toBe(2); // the live run's entry and ours
+    ours();
+    expect(readdirSync(journalDir).length).toBe(1);
+  });
 });
