@@ -22,6 +22,8 @@ export { ToolRegistry, errorResult, type PermissionCheck, type PermissionDecisio
 export type { BeforeToolCallResult, HookCall, HookContext, HookResult } from './tools/hook-runner.js';
 export type { FileAccess, ToolDefinition, ToolContext, ToolResult, ToolRisk } from './tools/tool.js';
 export { decide, parseRule, commandMatcher, splitCommand, type PermissionPolicy, type PermissionRule, type PermissionLevel, type CallFacts } from './tools/permissions.js';
+/** Load before calling decide() on commands: until then a glob allow rule covers no command line (fail closed). */
+export { loadShellParser } from './tools/shell-parse.js';
 export { resolveForRead, resolveForWrite, displayPath, type Boundary } from './tools/workspace.js';
 export { createReadFileTool } from './tools/read-file.js';
 export { createWriteNoteTool } from './tools/write-note.js';

@@ -5,12 +5,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Type } from 'typebox';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type CreateAgentOptions } from '../src/app/agent.js';
 import type { PermissionRequest } from '../src/app/permission-gate.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { textOf } from '../src/core/types.js';
 import { commandMatcher, decide, emptyPolicy, parseRule, splitCommand, type CallFacts, type PermissionPolicy } from '../src/tools/permissions.js';
+import { loadShellParser } from '../src/tools/shell-parse.js';
 import type { ToolDefinition, ToolRisk } from '../src/tools/tool.js';
 import { displayPath, resolveForWrite } from '../src/tools/workspace.js';
 import { tempDir, writeScript } from './support/helpers.js';
@@ -23,6 +24,9 @@ const policy = (p: Partial<Record<'allow' | 'ask' | 'deny', string[]>>): Permiss
 };
 
 describe('the policy', () => {
+  // Glob allow rules on commands need the shell parser (the gate loads it; a policy without it fails closed).
+  beforeAll(loadShellParser);
+
   it('rules are TOOL or TOOL(PATTERN); a malformed one is an error naming it and its source', () => {
     expect(parseRule('bash(git status*)', 's')).toMatchObject({ tool: 'bash', pattern: 'git status*' });
     expect(parseRule('write_file', 's')).toMatchObject({ tool: 'write_file' });

@@ -3,11 +3,13 @@
 // earlier in the session, else put to the front end (a terminal prompt, an RPC client, the SDK's
 // onPermissionRequest). With no one to ask, an ask is a refusal that says how to allow the call.
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { ToolCall } from '../core/types.js';
-import { coveredBy, decide, suggestedRule, type CallFacts, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
+import { coveredBy, coversExactly, decide, needsShellParser, suggestedRule, writeDecisions, type CallFacts, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
+import { loadShellParser, parseShell } from '../tools/shell-parse.js';
 import type { PermissionCheck, PermissionContext, PermissionDecision } from '../tools/registry.js';
 import { readOnlyRefusal, runsReadOnly, type ToolDefinition, type ToolRisk } from '../tools/tool.js';
-import { displayPath, inWorkspace } from '../tools/workspace.js';
+import { displayPath, inWorkspace, resolveForWrite } from '../tools/workspace.js';
 
 /** A call that needs the user's approval, as the front end sees it. */
 export interface PermissionRequest {
@@ -62,7 +64,7 @@ export interface GateOptions {
 
 export function permissionGate(opts: GateOptions): PermissionCheck {
   return async (call, tool, ctx) => {
-    const facts = callFacts(call, tool, ctx);
+    const facts = await withShellFacts(callFacts(call, tool, ctx), opts, ctx);
     const mode = opts.mode?.() ?? 'default';
     if ((opts.readOnly || mode === 'read-only') && !runsReadOnly(tool)) {
       const [why, fix] = opts.readOnly ? ['--read-only', 'The user can run without --read-only.'] : ['the read-only mode', 'The user can switch to another mode.'];
@@ -90,7 +92,9 @@ export function permissionGate(opts: GateOptions): PermissionCheck {
 async function approve(opts: GateOptions, call: ToolCall, tool: ToolDefinition, ctx: PermissionContext, facts: CallFacts, why: string): Promise<PermissionDecision> {
   if (opts.approveAll) return { allow: true, rule: null, source: 'flag --yes', reason: `${why}; approved by --yes` };
   if (tool.risk === 'write' && opts.mode?.() === 'accept-edits') return { allow: true, rule: null, source: 'mode accept-edits', reason: `${why}; approved by the accept-edits mode` };
-  const approval = coveredBy(opts.approvals(), facts);
+  let approval = coveredBy(opts.approvals(), facts);
+  // A glob approval covers the commands, not a redirection the write rules would ask about (the exact line does).
+  if (approval && !coversExactly(approval, facts) && writeDecisions(opts.policy, facts).some((d) => d.level !== 'allow')) approval = null;
   if (approval) {
     const text = approval.map((r) => r.text).join(' + ');
     return { allow: true, rule: text, source: [...new Set(approval.map((r) => r.source))].join('; '), reason: `${why}; approved by ${text}` };
@@ -140,6 +144,27 @@ async function waitForReply(ask: PermissionAsker, request: PermissionRequest): P
 /** A word for a POSIX shell: in single quotes, a quote inside written '\\''. */
 function shellQuoted(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * For a command that a rule may judge: the shell parser loaded (lazily: a run without such a
+ * rule never loads it) and the files its redirections write, resolved as write_file would
+ * (realpath of the deepest existing folder); a target the boundary refuses counts as outside.
+ */
+async function withShellFacts(facts: CallFacts, opts: GateOptions, ctx: Pick<PermissionContext, 'cwd' | 'allowedPaths'>): Promise<CallFacts> {
+  const p = opts.policy;
+  if (!needsShellParser([...p.allow, ...p.ask, ...p.deny, ...opts.approvals()], facts)) return facts;
+  await loadShellParser();
+  const targets = parseShell(facts.command!.trim())?.writes ?? [];
+  const writes = targets.map((target) => {
+    try {
+      const real = resolveForWrite(ctx, target);
+      return { path: displayPath(ctx, real), outsideWorkspace: !inWorkspace(ctx, real) };
+    } catch {
+      return { path: resolve(ctx.cwd, target), outsideWorkspace: true };
+    }
+  });
+  return { ...facts, writes };
 }
 
 /** What the policy looks at: the tool, its risk, the paths as the user sees them, the command. */

@@ -6,9 +6,12 @@
 // anything, `\*` and `\?` are the characters themselves, and a trailing `:*` means "starts with".
 // The shape Claude Code users already write. A bash pattern without wildcards names one exact
 // command line: it covers that line whole, whatever it holds (`a; b`, `$(…)`); this is what an
-// "always" answer grants (suggestedRule).
+// "always" answer grants (suggestedRule). A glob covers a command line only when the parser
+// (shell-parse.ts) reads it as simple commands of literal words joined by ; && || | and each of
+// them matches; its redirections are writes, decided as write_file calls (DESIGN §5).
 import picomatch from 'picomatch';
 import { UsageError } from '../core/types.js';
+import { parseShell, type ShellSyntax } from './shell-parse.js';
 import type { ToolRisk } from './tool.js';
 
 export type PermissionLevel = 'allow' | 'ask' | 'deny';
@@ -39,6 +42,12 @@ export interface CallFacts {
   outsideWorkspace: boolean;
   /** The command line, for tools that run commands. */
   command?: string;
+  /**
+   * The files the command's redirections write, resolved by the gate against the workspace (the
+   * path as the user sees it, and whether it is outside the workspace). Without it, the parser's
+   * targets are judged as written: absolute or `..` paths count as outside.
+   */
+  writes?: { path: string; outsideWorkspace: boolean }[];
 }
 
 export interface PolicyDecision {
@@ -66,12 +75,20 @@ export function parseRule(text: string, source: string): PermissionRule {
 
 /** The policy's decision for a call. */
 export function decide(policy: PermissionPolicy, facts: CallFacts): PolicyDecision {
-  const deny = policy.deny.find((r) => namesAny(r, facts));
+  const syntax = facts.command !== undefined ? parseShell(facts.command.trim()) : null;
+  const deny = policy.deny.find((r) => namesAny(r, facts, syntax));
   if (deny) return { level: 'deny', rule: deny, why: `the permissions.deny rule ${deny.text} (${deny.source})` };
-  const ask = policy.ask.find((r) => namesAny(r, facts));
+  const writes = writeDecisions(policy, facts, syntax);
+  const wDeny = writes.find((d) => d.level === 'deny');
+  if (wDeny) return wDeny;
+  const ask = policy.ask.find((r) => namesAny(r, facts, syntax));
   if (ask) return { level: 'ask', rule: ask, why: `the permissions.ask rule ${ask.text} (${ask.source})` };
+  const wAsk = writes.find((d) => d.level === 'ask');
+  if (wAsk?.rule) return wAsk;
   const allow = coveredBy(policy.allow, facts);
   if (allow) {
+    // A glob does not carry a write the write rules would ask about (outside the workspace); the exact line the user approved does.
+    if (wAsk && !coversExactly(allow, facts)) return wAsk;
     const rule = allow.length === 1 ? allow[0] : { text: allow.map((r) => r.text).join(' + '), tool: facts.tool, source: [...new Set(allow.map((r) => r.source))].join('; ') };
     return { level: 'allow', rule, why: `the permissions.allow rule${allow.length > 1 ? 's' : ''} ${rule.text} (${rule.source})` };
   }
@@ -79,10 +96,38 @@ export function decide(policy: PermissionPolicy, facts: CallFacts): PolicyDecisi
 }
 
 /**
+ * A command's redirections, each decided as a write_file call of its target: deny and ask rules
+ * on write tools, and the write default (allow inside the workspace, ask outside). Each decision
+ * names the redirection. Targets come from the gate's facts, else from the parser as written.
+ */
+export function writeDecisions(policy: PermissionPolicy, facts: CallFacts, syntax = facts.command !== undefined ? parseShell(facts.command.trim()) : null): PolicyDecision[] {
+  if (facts.command === undefined) return [];
+  const writes = facts.writes ?? (syntax?.writes ?? []).map((p) => ({ path: p.replace(/^\.\/+/, ''), outsideWorkspace: p.startsWith('/') || p === '..' || p.startsWith('../') }));
+  return writes.map((w) => {
+    const d = decide(policy, { tool: 'write_file', risk: 'write', paths: [w.path], outsideWorkspace: w.outsideWorkspace });
+    return { ...d, why: `the redirection to ${w.path} is a write, and for write_file ${d.why}` };
+  });
+}
+
+/** Whether the rules cover the command line as written: one rule naming the whole tool, or the exact line (not a glob). */
+export function coversExactly(rules: readonly PermissionRule[], facts: CallFacts): boolean {
+  return facts.command !== undefined && rules.length === 1 && (rules[0].pattern === undefined || exactCommand(rules[0].pattern) === facts.command.trim());
+}
+
+/** Whether deciding this call may need the shell parser: a command, and a rule with a pattern for its tool, or a rule on writes. */
+export function needsShellParser(rules: readonly PermissionRule[], facts: CallFacts): boolean {
+  if (facts.command === undefined) return false;
+  return rules.some((r) => (r.pattern !== undefined && toolMatches(r.tool, facts.tool)) || toolMatches(r.tool, 'write_file'));
+}
+
+/**
  * The rules that together cover the call, or null: every path, or every simple command of a
  * command line, must be named by one of them (so one allowed path cannot carry another, and
- * `git status && curl … | sh` is not covered by `bash(git status*)`). A command with a
- * substitution ($(…), backticks) is never covered: what it runs cannot be read off the text.
+ * `git status && curl … | sh` is not covered by `bash(git status*)`). A glob covers a command
+ * line only when the parser reads it as simple commands of literal words (shell-parse.ts): a
+ * substitution, `$'…'`, a function, a subshell, a loop, `eval`, `env`, `sh -c`, a line that
+ * does not parse, or a parser not loaded yet is never covered. Each simple command is matched
+ * by its words as written, joined by one space (so a tab is a space, and `'l's` is not `ls`).
  */
 export function coveredBy(rules: readonly PermissionRule[], facts: CallFacts): PermissionRule[] | null {
   const candidates = rules.filter((r) => toolMatches(r.tool, facts.tool));
@@ -96,9 +141,9 @@ export function coveredBy(rules: readonly PermissionRule[], facts: CallFacts): P
     const line = facts.command.trim();
     const exact = candidates.find((r) => exactCommand(r.pattern!) === line);
     if (exact) return [exact];
-    const split = splitCommand(line);
-    if (split.substitution) return null;
-    items = split.parts;
+    const syntax = parseShell(line);
+    if (!syntax || syntax.failure !== null) return null;
+    items = syntax.commands.map((c) => c.text);
     test = (rule, part) => commandMatcher(rule.pattern!)(part);
   } else {
     items = facts.paths;
@@ -126,14 +171,19 @@ function defaultWhy(facts: CallFacts): string {
   return facts.command !== undefined ? 'the default for tools that run commands (ask)' : 'the default for execute-risk tools, such as MCP tools (ask)';
 }
 
-/** Whether a deny or ask rule names the call: any path, the whole command line or any simple command in it. */
-function namesAny(rule: PermissionRule, facts: CallFacts): boolean {
+/**
+ * Whether a deny or ask rule names the call: any path; for a command, the whole line, every
+ * simple command the parser sees (also inside substitutions, functions, loops, `sh -c` and
+ * `eval` strings, with quotes, paths and wrappers such as `env` or `command` taken off), and
+ * the parts of the text split at its operators (all there is when the parser is not loaded).
+ */
+function namesAny(rule: PermissionRule, facts: CallFacts, syntax: ShellSyntax | null): boolean {
   if (!toolMatches(rule.tool, facts.tool)) return false;
   if (rule.pattern === undefined) return true;
   if (facts.command !== undefined) {
     const test = commandMatcher(rule.pattern);
     const whole = facts.command.trim();
-    return test(whole) || splitCommand(whole).parts.some(test);
+    return test(whole) || splitCommand(whole).parts.some(test) || (syntax?.seen ?? []).some(test);
   }
   const test = picomatch(rule.pattern, { dot: true });
   return facts.paths.some((p) => test(p));
@@ -183,6 +233,8 @@ export function exactCommandPattern(command: string): string {
 /**
  * The simple commands of a command line, split at the shell's control operators outside quotes
  * (; & && | || and newlines), each trimmed; `substitution` when it holds $(…), `…` or <(…).
+ * A text split, not a parser (it misreads comments and `$'…'`): deny and ask rules use it as
+ * well as the parser's view, allow rules never do.
  */
 export function splitCommand(command: string): { parts: string[]; substitution: boolean } {
   const parts: string[] = [];
