@@ -133,6 +133,15 @@ export async function searchBenchmarks({ root, work, report }) {
     // Beside it, no target: the same search as a regular expression (the whole-text scan, no byte prefilter).
     const regex = await timeCall(registry, dir, 'grep', { pattern: 'zqxNeedle4\\d', limit: 1000 }, runs);
     report('  … as a regular expression (zqxNeedle4\\d)', regex.ms, 'grep -rn', floor.ms, '—', regex.res.details.matches === theirs.size);
+    // The regex engine (issue 22): in a worker thread, under a time budget, against the same
+    // search on the main thread (the engine before, which no abort could stop mid-file).
+    const before = new api.ToolRegistry([api.createGrepTool({ limits: huge, engine: { inThread: true } })], { limits: huge });
+    for (const pattern of ['zqxNeedle4\\d', 'const \\w+Count = \\w+\\.map']) {
+      const inThread = await timeCall(before, dir, 'grep', { pattern, limit: 1000 }, runs);
+      const inWorker = await timeCall(registry, dir, 'grep', { pattern, limit: 1000 }, runs);
+      const same = inWorker.res.details.matches === inThread.res.details.matches;
+      report(`grep regex in a worker (${pattern})`, inWorker.ms, 'on the main thread', inThread.ms, '≤ 1.5×', inWorker.ms / inThread.ms <= 1.5 && same);
+    }
   }
 
   // ---- find by glob ----

@@ -1,8 +1,8 @@
 // grep's matching engine. A regular expression is JavaScript's own (its dialect unchanged), but
 // it runs in a worker thread, never on the main thread: a pattern such as `(a+)+$` backtracks for
 // minutes on one line of 40 `a`s and a `!`, and a regex cannot be interrupted from its own thread.
-// The main thread walks and reads the files and hands the worker their texts in batches; meanwhile
-// it stays free, so an abort (SIGINT, SIGTERM, RPC `abort`) terminates the worker at once, and a
+// The main thread walks and reads the files and hands the worker their bytes in batches (the worker
+// decodes them; the main thread decodes only the files with a match, to show them); meanwhile it stays free, so an abort (SIGINT, SIGTERM, RPC `abort`) terminates the worker at once, and a
 // watchdog stops a file that takes over the time budget, with an error that says to simplify the
 // pattern. The worker is taken on the first batch (a search that finds no text file needs none)
 // and kept warm for the next call, unless it was stopped. A case-sensitive literal needs no regex: it is looked for with
@@ -17,11 +17,25 @@ export interface FileHits {
   columns: number[];
 }
 
+/** Files' bytes, one after another: file k is bytes [ends[k - 1] ?? 0, ends[k]), named names[k] (for the error of a pattern that takes too long). */
+export interface TextBatch {
+  bytes: Uint8Array;
+  ends: number[];
+  names: string[];
+}
+
+/** File k of a batch as text: UTF-8, without a byte order mark (which is not text). Also run by the worker: uses nothing from outside. */
+export function textOf(batch: TextBatch, k: number): string {
+  const start = k === 0 ? 0 : batch.ends[k - 1];
+  const text = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset + start, batch.ends[k] - start).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 export interface GrepEngine {
   /** For a case-sensitive literal: its bytes, to skip files without them before decoding. */
   needle?: Buffer;
-  /** The matching lines of each text (`names` are the files, for the error of a pattern that takes too long). */
-  search(texts: string[], names: string[]): Promise<FileHits[]>;
+  /** The matching lines of each file of the batch, as offsets in textOf(batch, k). */
+  search(batch: TextBatch): Promise<FileHits[]>;
   /** Ends the call's use of the worker, if one was started. */
   close(): void;
 }
@@ -29,6 +43,8 @@ export interface GrepEngine {
 export interface GrepEngineOptions {
   /** How long one file may take before the pattern is stopped (default REGEX_BUDGET_MS, plus 1 s per MB of the file). */
   budgetMs?: number;
+  /** Run the regex on the main thread, as before issue 22 (no budget; an abort waits for the file): only for the bench's comparison. */
+  inThread?: boolean;
 }
 
 export const REGEX_BUDGET_MS = 3000;
@@ -42,7 +58,7 @@ export function createGrepEngine(pattern: string, literal: boolean, ignoreCase: 
   if (literal && !ignoreCase) {
     return {
       needle: Buffer.from(pattern, 'utf8'),
-      search: async (texts) => texts.map((text) => literalHits(text, pattern)),
+      search: async (batch) => batch.names.map((_, k) => literalHits(textOf(batch, k), pattern)),
       close: () => {},
     };
   }
@@ -58,7 +74,12 @@ export function createGrepEngine(pattern: string, literal: boolean, ignoreCase: 
         'escape special characters with a backslash (\\( \\[ \\. \\* \\+ \\?), or pass literal: true to search for the text as it is',
     );
   }
-  return new WorkerEngine(pattern, source, flags, /\(\?<?[=!]/.test(pattern), signal, opts.budgetMs ?? REGEX_BUDGET_MS);
+  const lookaround = /\(\?<?[=!]/.test(pattern);
+  if (opts.inThread) {
+    const search = makeSearch(source, flags, lookaround, MAX_COLUMNS);
+    return { search: async (batch) => batch.names.map((_, k) => search(textOf(batch, k))), close: () => {} };
+  }
+  return new WorkerEngine(pattern, source, flags, lookaround, signal, opts.budgetMs ?? REGEX_BUDGET_MS);
 }
 
 function literalHits(text: string, pattern: string): FileHits {
@@ -74,19 +95,23 @@ function literalHits(text: string, pattern: string): FileHits {
   return hits;
 }
 
-// The line search, as the worker's source text (plain JavaScript, so that no build step can change it).
-// With a lookaround, a line's match may fail in the whole text (a lookahead sees the next line):
-// every line is tested. Without one, a match in a line is a match in the whole text, so the next
-// whole-text match (multiline mode) finds the first line that may match.
-const MATCHER_SOURCE = String.raw`
-function makeSearch(source, flags, lookaround) {
+/**
+ * The line search, run by the worker (as source text: `String(makeSearch)`, so it must use nothing
+ * from outside its body). With a lookaround, a line's match may fail in the whole text (a
+ * lookahead sees the next line): every line is tested. Without one, a match in a line is a match
+ * in the whole text, so the next whole-text match (multiline mode) finds the first line that may match.
+ */
+function makeSearch(source: string, flags: string, lookaround: boolean, maxColumns: number): (text: string) => FileHits {
   const line = new RegExp(source, flags);
   const scan = new RegExp(source, 'gm' + flags);
-  const lineEnd = (text, from) => { const i = text.indexOf('\n', from); return i < 0 ? text.length : i; };
-  const lineText = (text, s, e) => (e > s && text.charCodeAt(e - 1) === 13 ? text.slice(s, e - 1) : text.slice(s, e));
+  const lineEnd = (text: string, from: number) => {
+    const i = text.indexOf('\n', from);
+    return i < 0 ? text.length : i;
+  };
+  const lineText = (text: string, s: number, e: number) => (e > s && text.charCodeAt(e - 1) === 13 ? text.slice(s, e - 1) : text.slice(s, e));
   return (text) => {
-    const starts = [];
-    const columns = [];
+    const starts: number[] = [];
+    const columns: number[] = [];
     for (let s = 0; s < text.length; ) {
       let start = s;
       if (!lookaround) {
@@ -100,31 +125,31 @@ function makeSearch(source, flags, lookaround) {
       const found = line.exec(lineText(text, start, end));
       if (found) {
         starts.push(start);
-        if (columns.length < MAX_COLUMNS) columns.push(found.index);
+        if (columns.length < maxColumns) columns.push(found.index);
       }
       s = end + 1;
     }
     return { starts, columns };
   };
-}`;
+}
 
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
-const MAX_COLUMNS = ${MAX_COLUMNS};
-${MATCHER_SOURCE}
+const makeSearch = ${String(makeSearch)};
+const textOf = ${String(textOf)};
 let key;
 let search;
-parentPort.on('message', ({ source, flags, lookaround, progress, texts }) => {
+parentPort.on('message', ({ source, flags, lookaround, progress, batch }) => {
   const hits = [];
   try {
     if (key !== flags + (lookaround ? '1' : '0') + source) {
       key = flags + (lookaround ? '1' : '0') + source;
-      search = makeSearch(source, flags, lookaround);
+      search = makeSearch(source, flags, lookaround, ${MAX_COLUMNS});
     }
     const at = new Int32Array(progress);
-    for (let k = 0; k < texts.length; k++) {
+    for (let k = 0; k < batch.names.length; k++) {
       Atomics.store(at, 0, k);
-      hits.push(search(texts[k]));
+      hits.push(search(textOf(batch, k)));
     }
     parentPort.postMessage({ hits });
   } catch (err) {
@@ -159,6 +184,9 @@ function giveBack(w: Worker): void {
 /** A regular expression run in a worker thread, one batch of texts at a time, under a watchdog. */
 class WorkerEngine implements GrepEngine {
   private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failure: Error | undefined;
+  private busy = false;
   /** Which text of the batch the worker is on (written by the worker). */
   private readonly progress = new Int32Array(new SharedArrayBuffer(4));
 
@@ -171,20 +199,31 @@ class WorkerEngine implements GrepEngine {
     private readonly budgetMs: number,
   ) {}
 
-  search(texts: string[], names: string[]): Promise<FileHits[]> {
-    if (texts.length === 0) return Promise.resolve([]);
+  /** The batches run one after another (so the caller may read the next files meanwhile); after a failure, every later batch fails the same way. */
+  search(batch: TextBatch): Promise<FileHits[]> {
+    const run = this.queue.then(() => this.run(batch));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private run(batch: TextBatch): Promise<FileHits[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (batch.names.length === 0) return Promise.resolve([]);
     if (this.signal.aborted) return Promise.reject(new ToolError('aborted'));
     this.worker ??= takeWorker();
     const worker = this.worker;
     Atomics.store(this.progress, 0, 0);
+    this.busy = true;
     return new Promise<FileHits[]>((resolve, reject) => {
       let current = 0;
       let since = performance.now();
       const done = (fail?: Error, hits?: FileHits[]) => {
         clearInterval(watch);
+        this.busy = false;
         this.signal.removeEventListener('abort', onAbort);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (fail) {
+          this.failure = fail;
           this.worker = undefined;
           void worker.terminate();
           reject(fail);
@@ -193,8 +232,9 @@ class WorkerEngine implements GrepEngine {
       const watch = setInterval(() => {
         const k = Atomics.load(this.progress, 0);
         if (k !== current) [current, since] = [k, performance.now()];
-        const budget = this.budgetMs + Math.floor(texts[k].length / (1024 * 1024)) * 1000;
-        if (performance.now() - since > budget) done(this.tooSlow(budget, names[k], texts[k]));
+        const size = batch.ends[k] - (k === 0 ? 0 : batch.ends[k - 1]);
+        const budget = this.budgetMs + Math.floor(size / (1024 * 1024)) * 1000;
+        if (performance.now() - since > budget) done(this.tooSlow(budget, batch.names[k], size));
       }, WATCH_MS);
       const onAbort = () => done(new ToolError('aborted'));
       const onMessage = (m: { hits?: FileHits[]; error?: string }) =>
@@ -203,22 +243,24 @@ class WorkerEngine implements GrepEngine {
       const onExit = () => done(new ToolError('the search stopped unexpectedly'));
       this.signal.addEventListener('abort', onAbort, { once: true });
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      worker.postMessage({ source: this.source, flags: this.flags, lookaround: this.lookaround, progress: this.progress.buffer, texts });
+      worker.postMessage({ source: this.source, flags: this.flags, lookaround: this.lookaround, progress: this.progress.buffer, batch });
     });
   }
 
-  private tooSlow(budget: number, name: string, text: string): ToolError {
+  private tooSlow(budget: number, name: string, size: number): ToolError {
     return new ToolError(
-      `the pattern ${JSON.stringify(this.pattern)} took over ${budget / 1000} s on ${name} (${text.length} characters) and was stopped; simplify it. ` +
+      `the pattern ${JSON.stringify(this.pattern)} took over ${budget / 1000} s on ${name} (${size} bytes) and was stopped; simplify it. ` +
         'Nested or overlapping quantifiers such as (a+)+, (.*)* or (a|a)* make a backtracking regex engine take exponential time on a line that almost matches: ' +
         'use one quantifier per part (a+ instead of (a+)+), anchor or narrow it, search for a fixed piece with literal: true, or narrow the search with path or glob',
     );
   }
 
-  /** Gives the worker back for the next call (one that failed or was stopped is already terminated). */
+  /** Gives the worker back for the next call, unless it is still on a batch (the call threw meanwhile): then it is terminated. */
   close(): void {
     const w = this.worker;
     this.worker = undefined;
-    if (w) giveBack(w);
+    this.failure ??= new ToolError('the search was closed');
+    if (w && this.busy) void w.terminate();
+    else if (w) giveBack(w);
   }
 }

@@ -11,7 +11,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { ToolError, type ToolDefinition } from './tool.js';
-import { createGrepEngine, type FileHits } from './grep-engine.js';
+import { createGrepEngine, textOf, type FileHits, type GrepEngineOptions, type TextBatch } from './grep-engine.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { hiddenNote } from './search-deny.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree, type SearchRoot, type WalkStats } from './walk.js';
@@ -25,8 +25,8 @@ export const GREP_MAX_LINE_CHARS = 300;
 const SNIFF = 8 * 1024;
 /** Larger files are not searched (they are named in the notice). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
-/** A batch of texts handed to the engine at once: up to this many characters or files. */
-const BATCH_CHARS = 4 * 1024 * 1024;
+/** A batch of files handed to the engine at once: up to this many bytes or files. */
+const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
 
 const Params = Type.Object(
@@ -54,6 +54,8 @@ type Args = Static<typeof Params>;
 export interface GrepToolOptions {
   /** The byte and line caps of one result (default DEFAULT_LIMITS). */
   limits?: TruncateLimits;
+  /** The regex engine's time budget, or the bench's in-thread engine (grep-engine.ts). */
+  engine?: GrepEngineOptions;
 }
 
 export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args> {
@@ -71,7 +73,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
     paths: (args, ctx) => [resolveForRead(ctx, args.path ?? '.')],
     async execute(args, ctx) {
       // The texts go to the engine in batches (a regex runs in a worker thread, started on the first batch).
-      const engine = createGrepEngine(args.pattern, args.literal ?? false, args.ignoreCase ?? false, ctx.signal);
+      const engine = createGrepEngine(args.pattern, args.literal ?? false, args.ignoreCase ?? false, ctx.signal, opts.engine);
       const keep = args.glob !== undefined ? globMatcher(args.glob) : () => true;
       const root = openSearchRoot(ctx, args.path);
       if (!root.isDir && !root.isFile) throw new ToolError(`${root.shown} is not a regular file or a folder`);
@@ -81,16 +83,17 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
       const reader = new FileReader();
       if (root.isFile && ctx.hidden?.(root.shown)) stats.hidden++; // a deny rule covers the file itself: not searched
       const files = stats.hidden > 0 ? [] : root.isFile ? [{ shown: root.shown, abs: root.real }] : textFiles(ctx, root, keep, ctx.signal, stats);
-      const batch: Array<{ shown: string; text: string }> = [];
-      let chars = 0;
+      // One batch is matched while the next is read; results are taken in order.
+      let batch = new Batch();
+      let inFlight: Promise<void> | undefined;
       const flush = async () => {
-        const hits = await engine.search(
-          batch.map((f) => f.text),
-          batch.map((f) => f.shown),
-        );
-        batch.forEach((f, k) => hits[k].starts.length > 0 && out.file(f.shown, f.text, hits[k]));
-        batch.length = 0;
-        chars = 0;
+        const these = batch.done();
+        batch = new Batch();
+        const hits = engine.search(these);
+        hits.catch(() => {}); // awaited below (a failure must not go unhandled meanwhile)
+        if (inFlight) await inFlight;
+        inFlight = hits.then((h) => these.names.forEach((shown, k) => h[k].starts.length > 0 && out.file(shown, textOf(these, k), h[k])));
+        inFlight.catch(() => {});
       };
       try {
         for (const file of files) {
@@ -107,13 +110,10 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
           }
           out.searched++;
           if (engine.needle && buf.subarray(0, n).indexOf(engine.needle) < 0) continue;
-          let text = buf.toString('utf8', 0, n);
-          if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark is not text
-          batch.push({ shown: file.shown, text });
-          chars += text.length;
-          if (chars >= BATCH_CHARS || batch.length >= BATCH_FILES) await flush();
+          if (batch.add(file.shown, buf, n)) await flush();
         }
         await flush();
+        await inFlight;
       } finally {
         engine.close();
       }
@@ -130,6 +130,32 @@ function* textFiles(ctx: Parameters<typeof walkTree>[0], root: SearchRoot, keep:
 /** A line's text without its line break (a CR before the LF is dropped too). */
 function lineText(text: string, start: number, end: number): string {
   return text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
+}
+
+/** Files' bytes gathered for the engine, in one buffer of their own (it is copied to the worker whole). */
+class Batch implements TextBatch {
+  bytes = new Uint8Array(64 * 1024);
+  readonly ends: number[] = [];
+  readonly names: string[] = [];
+  private used = 0;
+
+  /** Adds a file's first n bytes; true when the batch is full. */
+  add(shown: string, buf: Buffer, n: number): boolean {
+    if (this.used + n > this.bytes.length) {
+      const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
+      bigger.set(this.bytes.subarray(0, this.used));
+      this.bytes = bigger;
+    }
+    this.bytes.set(buf.subarray(0, n), this.used);
+    this.used += n;
+    this.ends.push(this.used);
+    this.names.push(shown);
+    return this.used >= BATCH_BYTES || this.names.length >= BATCH_FILES;
+  }
+
+  done(): TextBatch {
+    return { bytes: this.bytes, ends: this.ends, names: this.names };
+  }
 }
 
 /** Reads whole files into one growing buffer. */
