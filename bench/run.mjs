@@ -142,6 +142,8 @@ for (const count of [10_000, 100_000]) {
   await bashBenchmarks({ root, work, report });
   const { searchBenchmarks } = await import('./search.mjs');
   await searchBenchmarks({ root, work, report });
+  const { permissionBenchmarks } = await import('./permissions.mjs');
+  await permissionBenchmarks({ root, work, report });
 }
 
 // ---- 9. The interactive mode (issue 11) ----
