@@ -246,7 +246,7 @@ describe('the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf("#### A repository's config only narrows"));
     const rows = [...section.matchAll(/^\| `([^`]+)` \| ([a-z ]+):[^|]*\| ([^|]+) \|$/gm)].map((m) => [m[1], m[2], m[3].trim()]);
-    const words = { narrowing: 'narrowing', lower: 'narrowing when lower', subset: 'narrowing when a subset', widening: 'widening' };
+    const words = { narrowing: 'narrowing', lower: 'narrowing when lower', subset: 'narrowing when a subset', stricter: 'narrowing when stricter', widening: 'widening' };
     expect(rows).toEqual(Object.entries(PROJECT_KEYS).map(([k, r]) => [k, words[r.effect], r.why]));
   });
 });

@@ -22,6 +22,7 @@ import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
 import { agentProtectedSources, guardProtected } from './protected-check.js';
+import { bashSandbox, guardSandbox } from './bash-sandbox.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -81,8 +82,9 @@ class AgentImpl implements Agent {
 
   /** The tools, behind the permission gate and the hooks (config hooks first, then the SDK's). */
   private createTools() {
-    const c = this.resolved.config;
-    const o = this.options;
+    const [c, o] = [this.resolved.config, this.options];
+    const sources = () => agentProtectedSources({ cwd: this.cwd, env: this.env, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions });
+    const sandbox = bashSandbox({ env: this.env, config: c, sources, approvals: () => c.approvals });
     const sdk: ToolHooks[] = o.hooks?.beforeToolCall || o.hooks?.afterToolCall ? [{ name: 'the SDK hooks', beforeToolCall: o.hooks.beforeToolCall, afterToolCall: o.hooks.afterToolCall }] : [];
     return createToolRegistry({
       tools: o.tools,
@@ -96,12 +98,11 @@ class AgentImpl implements Agent {
       files: o.fileAccess, deny: c.permissions.deny, // the search tools leave out what a read deny rule covers
       parallelExecute: c.bash.parallel,
       hooks: [...this.loaded.tools, ...sdk],
-      bash: c.bash,
+      bash: c.bash, sandbox,
       secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
       env: this.env,
       outputDir: () => (this.store.file ? this.store.file.replace(/\.jsonl$/, '') + '.outputs' : undefined),
-      // Protected paths first (protected-check.ts): no rule, mode, grant or --yes opens them.
-      permission: guardProtected(
+      permission: guardSandbox(guardProtected( // protected paths (protected-check.ts) and leaving the sandbox (bash-sandbox.ts): no rule, mode, grant or --yes opens them
         permissionGate({
           policy: c.permissions,
           approveAll: c.approveAll,
@@ -112,8 +113,8 @@ class AgentImpl implements Agent {
           grant: (rule) => this.grant(rule),
           check: o.hooks?.permission,
         }),
-        { env: this.env, approvals: () => c.approvals, sources: () => agentProtectedSources({ cwd: this.cwd, env: this.env, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions }) },
-      ),
+        { env: this.env, approvals: () => c.approvals, sources },
+      ), { sandbox, approvals: () => c.approvals, ask: o.onPermissionRequest }),
     });
   }
 
@@ -266,7 +267,7 @@ class AgentImpl implements Agent {
     // The model in use wins over the configured one: a --script run, or one changed by setModel.
     const { provider, id } = this.model;
     const configured = this.resolved.config;
-    const rows = [...showConfig(this.resolved), ...this.extensions.rows()];
+    const rows = [...showConfig(this.resolved, this.env), ...this.extensions.rows()];
     if (provider === configured.provider && id === configured.model) return rows;
     const source = this.options.script ? 'flag --script' : this.options.modelAdapter ? 'SDK modelAdapter' : 'setModel or the session';
     return rows.map((r) => (r.key === 'provider' ? { ...r, value: provider, source } : r.key === 'model' ? { ...r, value: id, source } : r));

@@ -59,7 +59,10 @@ export function checkConfig(data: unknown, file: string): void {
   };
   object('retry', { maxRetries: wholeAtLeast(0), baseDelayMs: wholeAtLeast(0), maxDelayMs: wholeAtLeast(0) });
   object('compaction', { enabled: bool, reserveTokens: wholeAtLeast(1), keepRecentTokens: wholeAtLeast(1) });
-  object('bash', { timeoutSeconds: wholeAtLeast(1), maxTimeoutSeconds: wholeAtLeast(1), envAllowlist: strings, parallel: bool });
+  const oneOf = (values: readonly string[]) => (v: unknown, key: string) => {
+    if (typeof v !== 'string' || !values.includes(v)) fail(key, `must be one of ${values.map((x) => `"${x}"`).join(', ')}`);
+  };
+  object('bash', { timeoutSeconds: wholeAtLeast(1), maxTimeoutSeconds: wholeAtLeast(1), envAllowlist: strings, parallel: bool, sandbox: oneOf(['auto', 'required', 'off']), network: bool });
   object('permissions', { allow: rules, ask: rules, deny: rules });
   object('loopGuard', { warnAfter: wholeAtLeast(2), stopAfter: wholeAtLeast(2) });
   object('contextFiles', { enabled: bool, maxBytes: wholeAtLeast(1024) });

@@ -2,6 +2,7 @@
 // keys redacted. Kept apart from the resolution (config.ts), which it only reads.
 import { maskKey as redact } from '../core/redact.js';
 import type { Resolved } from './config.js';
+import { describeSandbox, sandboxStatus } from '../tools/sandbox.js';
 
 /** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)` (core/redact.ts, where every secret shape lives). */
 export { redact };
@@ -14,7 +15,8 @@ export interface ConfigRow {
   source: string;
 }
 
-export function showConfig(resolved: Resolved): ConfigRow[] {
+/** `env`: where MINI_AGENT_BWRAP is read (the bash.sandbox row probes the sandbox, once per process). */
+export function showConfig(resolved: Resolved, env: Readonly<Record<string, string | undefined>> = process.env): ConfigRow[] {
   const c = resolved.config;
   const s = resolved.sources;
   const rows: ConfigRow[] = [
@@ -37,6 +39,8 @@ export function showConfig(resolved: Resolved): ConfigRow[] {
     { key: 'bash.maxTimeoutSeconds', value: c.bash.maxTimeoutSeconds, source: s['bash.maxTimeoutSeconds'] },
     { key: 'bash.envAllowlist', value: c.bash.envAllowlist.join(', ') || '(none)', source: 'all config files' },
     { key: 'bash.parallel', value: c.bash.parallel, source: s['bash.parallel'] },
+    { key: 'bash.sandbox', value: describeSandbox(c.bash.sandbox, () => sandboxStatus(env)), source: s['bash.sandbox'] },
+    { key: 'bash.network', value: c.bash.network, source: s['bash.network'] },
     ...(['allow', 'ask', 'deny'] as const).map((level) => ({
       key: `permissions.${level}`,
       value: c.permissions[level].map((r) => r.text).join(', ') || '(none)',

@@ -7,6 +7,7 @@ import { DEFAULT_LOOP_GUARD, type LoopGuardSettings } from '../agent/loop-guard.
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
+import type { SandboxMode } from '../tools/sandbox.js';
 import { checkConfig } from './config-check.js';
 import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
@@ -41,7 +42,7 @@ export interface ConfigFile {
   retry?: Partial<RetryPolicy>;
   models?: Record<string, ModelOverride>;
   compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
-  bash?: { timeoutSeconds?: number; maxTimeoutSeconds?: number; envAllowlist?: string[]; parallel?: boolean };
+  bash?: { timeoutSeconds?: number; maxTimeoutSeconds?: number; envAllowlist?: string[]; parallel?: boolean; sandbox?: SandboxMode; network?: boolean };
   /** Rules `TOOL` or `TOOL(PATTERN)`; the lists of every config file add up (a project cannot drop a user's deny rule). */
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
   /** ES modules with tool hooks; relative paths start at the folder of the config file. Project hooks need a trusted workspace. */
@@ -82,7 +83,8 @@ export interface EffectiveConfig {
   pricing: Pricing;
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
-  bash: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: string[]; parallel: boolean };
+  /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
+  bash: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: string[]; parallel: boolean; sandbox: SandboxMode; network: boolean };
   /** The rules of every config file, each with its source. */
   permissions: PermissionPolicy;
   /** --yes: every call the policy would ask about is approved (deny rules still hold). */
@@ -286,13 +288,14 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
     ...(inputs.project ? [{ scope: 'project' as const, ...inputs.project, base: join(cwd, '.mini-agent') }] : []),
   ];
   const label = (f: (typeof files)[number]) => `${f.scope} config ${f.file}`;
-  const bash = (isPlainObject(v.bash) ? v.bash : {}) as { timeoutSeconds?: number; maxTimeoutSeconds?: number; parallel?: boolean };
+  const bash = (isPlainObject(v.bash) ? v.bash : {}) as { timeoutSeconds?: number; maxTimeoutSeconds?: number; parallel?: boolean; sandbox?: SandboxMode; network?: boolean };
   const timeoutSeconds = flags.bashTimeout ?? bash.timeoutSeconds ?? 120;
   if (flags.bashTimeout !== undefined) sources['bash.timeoutSeconds'] = 'flag --bash-timeout';
   sources['bash.timeoutSeconds'] ??= 'default';
   const maxTimeoutSeconds = Math.max(bash.maxTimeoutSeconds ?? 600, timeoutSeconds);
   sources['bash.maxTimeoutSeconds'] ??= 'default';
   sources['bash.parallel'] ??= 'default';
+  for (const k of ['bash.sandbox', 'bash.network']) sources[k] ??= 'default';
   const permissions: PermissionPolicy = { allow: [], ask: [], deny: [] };
   for (const f of files) {
     for (const level of ['allow', 'ask', 'deny'] as const) {
@@ -311,7 +314,7 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
     throw new UsageError(`loopGuard.warnAfter (${loopGuard.warnAfter}) must be smaller than loopGuard.stopAfter (${loopGuard.stopAfter})`);
   }
   return {
-    bash: { timeoutSeconds, maxTimeoutSeconds, envAllowlist: [...new Set(files.flatMap((f) => f.data.bash?.envAllowlist ?? []))], parallel: bash.parallel === true },
+    bash: { timeoutSeconds, maxTimeoutSeconds, envAllowlist: [...new Set(files.flatMap((f) => f.data.bash?.envAllowlist ?? []))], parallel: bash.parallel === true, sandbox: bash.sandbox ?? 'auto', network: bash.network === true },
     permissions,
     approveAll: flags.yes === true,
     approvals: (flags.approve ?? []).map((text) => parseRule(text, 'flag --approve')),

@@ -5,6 +5,8 @@
 //   the provider the user chose);
 // - lower: a limit, applied without trust only when it lowers the value the user's own settings give;
 // - subset: the tool list, applied without trust only for tools that are on without it;
+// - stricter: a choice between levels (bash.sandbox, bash.network), applied without trust only
+//   when it is at least as strict as the user's own;
 // - widening: needs trust (allow rules, allowPaths, bash.envAllowlist, hooks, MCP servers, and
 //   everything that decides where a request goes and what credentials it carries).
 // Pure: the caller gives the config data and the values the user's own layers resolve to.
@@ -12,15 +14,20 @@ import { isPlainObject } from '../core/types.js';
 import type { TrustState } from '../extensions/trust.js';
 import type { ConfigFile, EffectiveConfig } from './config.js';
 
-export type KeyEffect = 'narrowing' | 'lower' | 'subset' | 'widening';
+export type KeyEffect = 'narrowing' | 'lower' | 'subset' | 'stricter' | 'widening';
 
 export interface ProjectKeyRule {
   effect: KeyEffect;
   /** Why, in a few words (shown by --show-config and in the README). */
   why: string;
-  /** For `lower`: the value without the project config. */
+  /** For `lower`: the value without the project config; for `stricter`: its level. */
   current?: (c: EffectiveConfig) => number;
+  /** For `stricter`: how strict a value is (higher is stricter). */
+  level?: (value: unknown) => number;
 }
+
+const SANDBOX_LEVEL = (v: unknown) => ['off', 'auto', 'required'].indexOf(String(v));
+const NETWORK_LEVEL = (v: unknown) => (v === true ? 0 : 1);
 
 /** Every key a project config may hold (dotted; a key covers the keys under it). */
 export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
@@ -40,6 +47,8 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
   'bash.maxTimeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.maxTimeoutSeconds },
   'bash.envAllowlist': { effect: 'widening', why: 'lets secret variables reach commands' },
   'bash.parallel': { effect: 'narrowing', why: 'scheduling only' },
+  'bash.sandbox': { effect: 'stricter', why: '"off" turns the sandbox off; "required" refuses to run without one', current: (c) => SANDBOX_LEVEL(c.bash.sandbox), level: SANDBOX_LEVEL },
+  'bash.network': { effect: 'stricter', why: 'true lets sandboxed commands reach the network', current: (c) => NETWORK_LEVEL(c.bash.network), level: NETWORK_LEVEL },
   'permissions.allow': { effect: 'widening', why: 'approves calls without asking' },
   'permissions.ask': { effect: 'narrowing', why: 'asks before more calls' },
   'permissions.deny': { effect: 'narrowing', why: 'refuses more calls' },
@@ -131,6 +140,12 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
         const current = found!.rule.current!(without!);
         if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${current} without it)`);
         else decide(false, `would raise the limit above ${current}; ${trustHint}`);
+        break;
+      }
+      case 'stricter': {
+        const current = found!.rule.current!(without!);
+        if (found!.rule.level!(value) >= current) decide(true, 'as strict as your setting, or stricter');
+        else decide(false, `would be less strict than your setting; ${trustHint}`);
         break;
       }
       case 'subset': {

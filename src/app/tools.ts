@@ -1,6 +1,6 @@
 // The tool set of an agent: the built-in tools (or the caller's own), extra tools, the ones that
 // are on (--tools), and in front of them the permission gate and the hooks.
-import { createBashTool } from '../tools/bash.js';
+import { createBashTool, type BashSandbox } from '../tools/bash.js';
 import { createEditFileTool } from '../tools/edit-file.js';
 import { PathQueue } from '../tools/file-io.js';
 import { createFindTool } from '../tools/find.js';
@@ -31,6 +31,8 @@ export interface BuiltinToolOptions {
   env?: NodeJS.ProcessEnv;
   /** Where bash keeps full outputs: the session's own folder (undefined: a private temp folder). */
   outputDir?: () => string | undefined;
+  /** The OS sandbox for bash (app/bash-sandbox.ts); absent: none. */
+  sandbox?: BashSandbox;
 }
 
 /** Every built-in tool. The tools that write files share one queue, so writes to a path never interleave. */
@@ -56,6 +58,7 @@ export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
       outputDir: opts.outputDir,
       privateDir: () => outputs.make(),
       trackGitChanges: true,
+      sandbox: opts.sandbox,
     }),
   ];
 }

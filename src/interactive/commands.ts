@@ -176,7 +176,7 @@ const COMMANDS: Command[] = [
         `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,
         ...ctx.agent
           .showConfig()
-          .filter((r) => r.key.startsWith('context file') || r.key.startsWith('mcp server'))
+          .filter((r) => r.key === 'bash.sandbox' || r.key.startsWith('context file') || r.key.startsWith('mcp server'))
           .map((r) => `${r.key}: ${clean(String(r.value))} ${ctx.paint.dim(`(${r.source})`)}`),
       ]);
     },

@@ -71,10 +71,10 @@ export const GENERATED_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> 
   ],
   // bash
   [
-    "{\"type\":\"object\",\"required\":[\"command\"],\"properties\":{\"command\":{\"type\":\"string\"},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0}},\"additionalProperties\":false}",
+    "{\"type\":\"object\",\"required\":[\"command\"],\"properties\":{\"command\":{\"type\":\"string\"},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"sandbox\":{\"type\":\"boolean\"},\"network\":{\"type\":\"boolean\"}},\"additionalProperties\":false}",
     (() => {
-      const External = [/(^command$|^timeout$)/u];
-      const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("command" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && (typeof value.command === "string" && (value.timeout === undefined || (!("timeout" in value) || (Number.isFinite(value.timeout) && value.timeout > 0)))))));
+      const External = [/(^command$|^timeout$|^sandbox$|^network$)/u];
+      const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("command" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && (((typeof value.command === "string" && (value.timeout === undefined || (!("timeout" in value) || (Number.isFinite(value.timeout) && value.timeout > 0)))) && (value.sandbox === undefined || (!("sandbox" in value) || typeof value.sandbox === "boolean"))) && (value.network === undefined || (!("network" in value) || typeof value.network === "boolean"))))));
       return function Check(value) { return check_0(value) };
     })(),
   ],

@@ -6,7 +6,7 @@
 // the tail kept (output-text.ts). The file is kept only when the result does not show everything.
 import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { SCRUB_SUMMARY, scrubEnv } from './env-scrub.js';
@@ -14,6 +14,7 @@ import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
 import { cleanTail, type TailView } from './output-text.js';
 import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
+import { bwrapArgs, sandboxCause, sandboxNote, type Bind, type SandboxMode, type SandboxStatus } from './sandbox.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 
@@ -53,6 +54,19 @@ export interface BashToolOptions {
    * it changed in `details.modifiedFiles` (for compaction's file lists). Best effort; off by default.
    */
   trackGitChanges?: boolean;
+  /** The OS sandbox (sandbox.ts). Absent: commands run without one (the app's default is bash.sandbox `auto`). */
+  sandbox?: BashSandbox;
+}
+
+/** How commands are sandboxed: the mode, the network, whether bwrap works here, and the mounts of a call. */
+export interface BashSandbox {
+  mode: SandboxMode;
+  /** bash.network: sandboxed commands reach the network. */
+  network: boolean;
+  /** Whether a sandbox works here (probed once per process). */
+  status: () => SandboxStatus;
+  /** The writable folders (the workspace, --allow-path folders, the output folder) and the protected paths inside them. */
+  binds: (cwd: string, outputDir: string, command: string) => Bind[];
 }
 
 /** The `details` of a bash result (a type, not an interface: it must fit ToolOutput's Record). */
@@ -82,6 +96,12 @@ export type BashResultDetails = {
   survivors?: number[];
   /** With trackGitChanges, in a git repository: the workspace-relative files the command changed (by `git status` before and after). */
   modifiedFiles?: string[];
+  /** How the command ran: in bubblewrap, or without a sandbox (`off`: by the setting or an approved `sandbox: false`; `none`: none available). */
+  sandbox?: 'bubblewrap' | 'off' | 'none';
+  /** The network was on in the sandbox. */
+  network?: true;
+  /** The command failed, and its output suggests the sandbox refused something. */
+  sandboxRefusal?: 'filesystem' | 'network';
 };
 
 function params(defaultTimeout: number, maxTimeout: number) {
@@ -91,6 +111,8 @@ function params(defaultTimeout: number, maxTimeout: number) {
       timeout: Type.Optional(
         Type.Number({ exclusiveMinimum: 0, description: `Timeout in seconds (default ${defaultTimeout}, at most ${maxTimeout}: a larger value is lowered to it)` }),
       ),
+      sandbox: Type.Optional(Type.Boolean({ description: 'false: unsandboxed (asks the user)' })),
+      network: Type.Optional(Type.Boolean({ description: 'true: with network (asks the user)' })),
     },
     { additionalProperties: false },
   );
@@ -158,7 +180,8 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       `Output is cleaned (colors and terminal escapes removed, progress lines reduced to their last state, binary data replaced by a note) and only its last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} are shown; ` +
       'when something is not shown, the full output is saved to a file whose path is given (read it with this tool: grep, sed -n, tail). ' +
       'Output goes to a file: write to stderr with >&2, not > /dev/stderr (that reopens the file and erases what came before). ' +
-      `${SCRUB_SUMMARY}; PAGER and GIT_PAGER are cat.`,
+      `${SCRUB_SUMMARY}; PAGER and GIT_PAGER are cat. ` +
+      'Runs sandboxed where possible (only the workspace and /tmp writable, no network); if the sandbox caused a failure the result says so, and `network: true` or `sandbox: false` retries after the user approves.',
     parameters: params(defaultTimeout, maxTimeout),
     risk: 'execute',
     selfTruncating: true,
@@ -170,6 +193,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       const timeoutSeconds = Math.min(asked, maxTimeout);
       const { env } = scrubEnv(opts.env ?? process.env, { allowlist: opts.envAllowlist, extraNames: opts.secretEnvNames });
       shell ??= findShell(env.PATH);
+      const sandbox = sandboxFor(opts.sandbox, args);
       const { file, dirError } = createFile(ctx.toolCallId);
       const before = opts.trackGitChanges ? await gitSnapshot(ctx.cwd) : undefined;
       try {
@@ -178,8 +202,9 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
           outcome = await runInGroup({
             shell,
             command: args.command,
+            ...(sandbox.run ? { prefix: [sandbox.run.program, ...bwrapArgs({ cwd: ctx.cwd, binds: opts.sandbox!.binds(ctx.cwd, dirname(file.path), args.command), network: sandbox.network }, [])] } : {}),
             cwd: ctx.cwd,
-            env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' },
+            env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat', ...(sandbox.run ? { TMPDIR: '/tmp' } : {}) },
             timeoutMs: Math.min(MAX_TIMER_MS, Math.max(1, Math.round(timeoutSeconds * 1000))),
             signal: ctx.signal,
             killGraceMs: opts.killGraceMs ?? 2000,
@@ -191,7 +216,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
           const why = existsSync(ctx.cwd) ? (err as Error).message : `the workspace folder ${ctx.cwd} does not exist`;
           throw new ToolError(`the command could not be started (${shell} in ${ctx.cwd}): ${why}`);
         }
-        const result = report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError });
+        const result = withSandbox(report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError }), sandbox);
         const after = before ? await gitSnapshot(ctx.cwd) : undefined;
         if (!before || !after) return result;
         return { ...result, details: { ...result.details, modifiedFiles: changedFiles(before, after) } };
@@ -201,6 +226,31 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       }
     },
   };
+}
+
+/** How this call runs: in bwrap (run), or not, and why not; a required sandbox that is missing refuses the call. */
+function sandboxFor(sb: BashSandbox | undefined, args: { sandbox?: boolean; network?: boolean }): { run?: { program: string }; network: boolean; how: BashResultDetails['sandbox'] } {
+  const network = sb?.network === true || args.network === true;
+  if (!sb || sb.mode === 'off') return { network, how: 'off' };
+  if (args.sandbox === false) {
+    if (sb.mode === 'required') throw new ToolError('the command was not run: bash.sandbox is "required", so no command runs outside the sandbox, even with "sandbox": false. Run it sandboxed, or ask the user to run it.');
+    return { network, how: 'off' };
+  }
+  const status = sb.status();
+  if (status.available) return { run: { program: status.program }, network, how: 'bubblewrap' };
+  if (sb.mode === 'required') {
+    throw new ToolError(`the command was not run: bash.sandbox is "required" and no sandbox is available here (${status.why}). The user can install bubblewrap, or set bash.sandbox to "auto" or "off".`);
+  }
+  return { network, how: 'none' };
+}
+
+/** The result with how it ran, and a note when its failure looks like the sandbox's doing. */
+function withSandbox(result: ReturnType<typeof report>, sb: ReturnType<typeof sandboxFor>): ReturnType<typeof report> {
+  const details: BashResultDetails = { ...result.details, sandbox: sb.how, ...(sb.run && sb.network ? { network: true as const } : {}) };
+  if (!sb.run || !result.isError || details.timedOut || details.aborted) return { ...result, details };
+  const cause = sandboxCause(result.content, sb.network);
+  if (!cause) return { ...result, details };
+  return { ...result, content: `${result.content}\n${sandboxNote(cause)}`, details: { ...details, sandboxRefusal: cause } };
 }
 
 interface ReportContext {

@@ -120,6 +120,8 @@ export class LiveGroups {
 export interface RunOptions {
   shell: string;
   command: string;
+  /** A program and its arguments that run the shell (the sandbox: `bwrap …`); none: the shell itself. */
+  prefix?: readonly string[];
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
@@ -154,7 +156,8 @@ type StopReason = 'timeout' | 'abort' | 'limit';
 async function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit> }> {
   // node:child_process (with net and dgram under it, ~5 ms) loads at the first command, not at start-up (issue 14).
   const { spawn } = await import('node:child_process');
-  const child = spawn(o.shell, ['-c', o.command], {
+  const argv = [...(o.prefix ?? []), o.shell, '-c', o.command];
+  const child = spawn(argv[0], argv.slice(1), {
     cwd: o.cwd,
     env: o.env,
     detached: true,

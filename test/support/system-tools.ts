@@ -56,6 +56,17 @@ export const GIT: SystemTool = {
   skipEnv: 'MINI_AGENT_SKIP_GIT',
 };
 
+/** bubblewrap, for the tests of the bash sandbox (Linux). Its tests also check that it can make a sandbox here. */
+export const BWRAP: SystemTool = {
+  name: 'bubblewrap',
+  need: 'need a sandbox (bubblewrap)',
+  envVar: 'MINI_AGENT_TEST_BWRAP',
+  paths: ['/usr/bin/bwrap'],
+  commands: ['bwrap'],
+  install: 'install it with: apt-get install bubblewrap (and allow unprivileged user namespaces), or set MINI_AGENT_TEST_BWRAP=/path/to/bwrap',
+  skipEnv: 'MINI_AGENT_SKIP_SANDBOX',
+};
+
 type Env = Record<string, string | undefined>;
 
 export type Lookup = { path: string } | { path?: undefined; reason: string };
