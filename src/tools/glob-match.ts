@@ -207,6 +207,8 @@ interface NState {
 interface DState {
   states: number[];
   accept: boolean;
+  /** The transitions found so far: by ASCII code in an array, others in a map. */
+  ascii: Array<DState | undefined>;
   next: Map<number, DState>;
 }
 
@@ -226,7 +228,7 @@ class Dfa {
     let d = this.start;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      let n = d.next.get(c);
+      let n = c < 128 ? d.ascii[c] : d.next.get(c);
       if (!n) {
         const moved: number[] = [];
         for (const q of d.states) {
@@ -234,7 +236,10 @@ class Dfa {
           if (st.test?.(c)) moved.push(st.outs[0]);
         }
         n = this.dstate(this.closure(moved));
-        if (this.cache.size < DFA_MAX_STATES) d.next.set(c, n);
+        if (this.cache.size < DFA_MAX_STATES) {
+          if (c < 128) d.ascii[c] = n;
+          else d.next.set(c, n);
+        }
       }
       if (n.states.length === 0) return false;
       d = n;
@@ -287,7 +292,7 @@ class Dfa {
     const key = states.join(',');
     let d = this.cache.get(key);
     if (!d) {
-      d = { states, accept: states[0] === 0, next: new Map() };
+      d = { states, accept: states[0] === 0, ascii: new Array<DState | undefined>(128).fill(undefined), next: new Map() };
       if (this.cache.size < DFA_MAX_STATES) this.cache.set(key, d);
     }
     return d;
