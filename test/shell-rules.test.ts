@@ -138,6 +138,18 @@ describe('the gate resolves redirection targets as write_file would', () => {
       { cwd, signal: new AbortController().signal },
     );
 
+  it('the parser is loaded only when a rule needs it: a bash call under no rule with a pattern never loads it', async () => {
+    vi.resetModules();
+    const gate = await import('../src/app/permission-gate.js');
+    const parse = await import('../src/tools/shell-parse.js');
+    const run = (p: PermissionPolicy) =>
+      gate.permissionGate({ policy: p, approveAll: true, approvals: () => [], readOnly: false, grant: () => {} })({ type: 'toolCall', id: 'c', name: 'bash', arguments: { command: 'ls -la' } }, tool, { cwd: tempDir(), signal: new AbortController().signal });
+    expect(await run(policy({ allow: ['read_file'], deny: ['write_note'] }))).toMatchObject({ allow: true });
+    expect(parse.shellParserLoaded()).toBe(false);
+    expect(await run(policy({ allow: ['bash(ls *)'] }))).toMatchObject({ allow: true, rule: 'bash(ls *)' });
+    expect(parse.shellParserLoaded()).toBe(true);
+  });
+
   it('a symlink out of the workspace is outside; a glob approval does not approve a write outside, the exact line does', async () => {
     const root = tempDir();
     const cwd = join(root, 'ws');
