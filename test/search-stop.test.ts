@@ -1,8 +1,8 @@
 // Issue 22, part 3: tools that always stop. Through the CLI with the scripted model: a regex that
 // backtracks exponentially (`(a+)+$` against a long line of `a`s and a `!`) ends within seconds
 // with an error that says to simplify it; a glob that backtracks in picomatch (`*a*a*…*a*b`
-// against a 200-character name) is answered at once; and SIGINT during a search (or right after
-// one such glob) ends the run as aborted (exit 130), within 2 s. Before, the grep held the main
+// against a 200-character name) is answered at once; and SIGINT or SIGTERM during a search (or
+// SIGINT right after one such glob) ends the run as aborted (exit 130 or 143), within 2 s. Before, the grep held the main
 // thread for longer than the age of the universe, SIGINT went unseen, and the find spun until
 // `kill -9`. Timing bounds are loose: CI machines are busy.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,8 +32,8 @@ function toolText(events: AgentEvent[], id: string) {
   return { text: end!.result.content.map((c) => ('text' in c ? c.text : '')).join(''), isError: end!.result.isError };
 }
 
-/** Runs the script, sends SIGINT 300 ms after the named call starts, and reports how long the exit took after it. */
-async function interrupted(w: ReturnType<typeof workspace>, turns: Parameters<typeof writeScript>[1], callId: string) {
+/** Runs the script, sends the signal 300 ms after the named call starts, and reports how long the exit took after it. */
+async function interrupted(w: ReturnType<typeof workspace>, turns: Parameters<typeof writeScript>[1], callId: string, signal: NodeJS.Signals = 'SIGINT') {
   const script = writeScript(w.scripts, turns);
   let sentAt = 0;
   let armed = false;
@@ -45,7 +45,7 @@ async function interrupted(w: ReturnType<typeof workspace>, turns: Parameters<ty
       armed = true;
       setTimeout(() => {
         sentAt = performance.now();
-        child.kill('SIGINT');
+        child.kill(signal);
       }, 300);
     },
   });
@@ -93,10 +93,13 @@ describe('tools that always stop (issue 22, part 3)', () => {
     expect(toolText(events, 'grep')).toEqual({ text: `names/${'a'.repeat(100)}b:1:x`, isError: false });
   }, 40_000);
 
-  it('SIGINT during grep "(a+)+$" ends the run as aborted (exit 130) within 2 s', async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s during grep "(a+)+$" ends the run as aborted (exit %i) within 2 s', async (signal, code) => {
     const w = workspace();
-    const { r, exitedAfterMs, settled } = await interrupted(w, [{ toolCalls: [{ id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } }] }, { text: 'never reached' }], 'evil');
-    expect(r.code, r.stderr).toBe(130);
+    const { r, exitedAfterMs, settled } = await interrupted(w, [{ toolCalls: [{ id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } }] }, { text: 'never reached' }], 'evil', signal);
+    expect(r.code, r.stderr).toBe(code);
     expect(exitedAfterMs).toBeLessThan(2000);
     expect(settled?.stopReason).toBe('aborted');
     expect(r.stdout).not.toContain('never reached');

@@ -148,7 +148,7 @@ parentPort.on('message', ({ source, flags, lookaround, progress, batch }) => {
     }
     const at = new Int32Array(progress);
     for (let k = 0; k < batch.names.length; k++) {
-      Atomics.store(at, 0, k);
+      Atomics.store(at, 0, k + 1);
       hits.push(search(textOf(batch, k)));
     }
     parentPort.postMessage({ hits });
@@ -187,7 +187,7 @@ class WorkerEngine implements GrepEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private failure: Error | undefined;
   private busy = false;
-  /** Which text of the batch the worker is on (written by the worker). */
+  /** 1 + which file of the batch the worker is on (written by the worker). */
   private readonly progress = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(
@@ -230,8 +230,10 @@ class WorkerEngine implements GrepEngine {
         } else resolve(hits!);
       };
       const watch = setInterval(() => {
-        const k = Atomics.load(this.progress, 0);
-        if (k !== current) [current, since] = [k, performance.now()];
+        const at = Atomics.load(this.progress, 0); // 1 + the file the worker is on; 0 before it starts (a worker may take a while to start)
+        if (at !== current || at === 0) [current, since] = [at, performance.now()];
+        const k = at - 1;
+        if (k < 0) return;
         const size = batch.ends[k] - (k === 0 ? 0 : batch.ends[k - 1]);
         const budget = this.budgetMs + Math.floor(size / (1024 * 1024)) * 1000;
         if (performance.now() - since > budget) done(this.tooSlow(budget, batch.names[k], size));
