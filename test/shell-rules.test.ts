@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { callFacts, permissionGate } from '../src/app/permission-gate.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { commandMatcher, decide, emptyPolicy, parseRule, type CallFacts, type PermissionPolicy } from '../src/tools/permissions.js';
-import { loadShellParser, parseShell } from '../src/tools/shell-parse.js';
+import { loadShellParser, MAX_PARSED_LINE, parseShell } from '../src/tools/shell-parse.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 
@@ -117,6 +117,16 @@ describe('allow rules that fail closed', () => {
     expect(decide(p, bash('ls  $(pwd)')).level).toBe('ask');
     expect(decide(p, bash('ls -la > /outside/x')).level).toBe('ask');
     expect(decide(policy({ allow: ['bash'] }), bash('ls > /outside/x')).level).toBe('allow'); // the whole tool, as written
+  });
+
+  it('a line longer than the parser reads (it would hold the main thread) asks; deny rules still see its text parts', () => {
+    const p = policy(ISSUE);
+    const long = `ls ${'a'.repeat(MAX_PARSED_LINE)}`;
+    expect(decide(p, bash(long)).level).toBe('ask');
+    expect(decide(p, bash(`${long}; rm victim`)).level).toBe('deny');
+    const t = performance.now();
+    expect(decide(p, bash('$('.repeat(MAX_PARSED_LINE / 4) + ')'.repeat(MAX_PARSED_LINE / 4))).level).toBe('ask');
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 
   it('without the parser loaded, glob allow rules cover no command line; deny rules still match the whole line and its text parts', async () => {

@@ -155,7 +155,8 @@ async function withShellFacts(facts: CallFacts, opts: GateOptions, ctx: Pick<Per
   const p = opts.policy;
   if (!needsShellParser([...p.allow, ...p.ask, ...p.deny, ...opts.approvals()], facts)) return facts;
   await loadShellParser();
-  const targets = parseShell(facts.command!.trim())?.writes ?? [];
+  const syntax = parseShell(facts.command!.trim());
+  const targets = syntax?.writes ?? [];
   const writes = targets.map((target) => {
     try {
       const real = resolveForWrite(ctx, target);
@@ -164,7 +165,7 @@ async function withShellFacts(facts: CallFacts, opts: GateOptions, ctx: Pick<Per
       return { path: resolve(ctx.cwd, target), outsideWorkspace: true };
     }
   });
-  return { ...facts, writes };
+  return { ...facts, writes, syntax };
 }
 
 /** What the policy looks at: the tool, its risk, the paths as the user sees them, the command. */

@@ -48,6 +48,14 @@ export interface CallFacts {
    * targets are judged as written: absolute or `..` paths count as outside.
    */
   writes?: { path: string; outsideWorkspace: boolean }[];
+  /** The command line as the parser read it (the gate parses once per call); parsed on demand when absent. */
+  syntax?: ShellSyntax | null;
+}
+
+/** The parser's reading of the call's command line: the one in the facts, else parsed now (null: no command, or no parser yet). */
+function syntaxOf(facts: CallFacts): ShellSyntax | null {
+  if (facts.command === undefined) return null;
+  return facts.syntax !== undefined ? facts.syntax : parseShell(facts.command.trim());
 }
 
 export interface PolicyDecision {
@@ -74,8 +82,9 @@ export function parseRule(text: string, source: string): PermissionRule {
 }
 
 /** The policy's decision for a call. */
-export function decide(policy: PermissionPolicy, facts: CallFacts): PolicyDecision {
-  const syntax = facts.command !== undefined ? parseShell(facts.command.trim()) : null;
+export function decide(policy: PermissionPolicy, call: CallFacts): PolicyDecision {
+  const syntax = syntaxOf(call);
+  const facts: CallFacts = call.command !== undefined ? { ...call, syntax } : call;
   const deny = policy.deny.find((r) => namesAny(r, facts, syntax));
   if (deny) return { level: 'deny', rule: deny, why: `the permissions.deny rule ${deny.text} (${deny.source})` };
   const writes = writeDecisions(policy, facts, syntax);
@@ -100,7 +109,7 @@ export function decide(policy: PermissionPolicy, facts: CallFacts): PolicyDecisi
  * on write tools, and the write default (allow inside the workspace, ask outside). Each decision
  * names the redirection. Targets come from the gate's facts, else from the parser as written.
  */
-export function writeDecisions(policy: PermissionPolicy, facts: CallFacts, syntax = facts.command !== undefined ? parseShell(facts.command.trim()) : null): PolicyDecision[] {
+export function writeDecisions(policy: PermissionPolicy, facts: CallFacts, syntax = syntaxOf(facts)): PolicyDecision[] {
   if (facts.command === undefined) return [];
   const writes = facts.writes ?? (syntax?.writes ?? []).map((p) => ({ path: p.replace(/^\.\/+/, ''), outsideWorkspace: p.startsWith('/') || p === '..' || p.startsWith('../') }));
   return writes.map((w) => {
@@ -141,10 +150,11 @@ export function coveredBy(rules: readonly PermissionRule[], facts: CallFacts): P
     const line = facts.command.trim();
     const exact = candidates.find((r) => exactCommand(r.pattern!) === line);
     if (exact) return [exact];
-    const syntax = parseShell(line);
+    const syntax = syntaxOf(facts);
     if (!syntax || syntax.failure !== null) return null;
     items = syntax.commands.map((c) => c.text);
-    test = (rule, part) => commandMatcher(rule.pattern!)(part);
+    const matchers = new Map(candidates.map((r) => [r, commandMatcher(r.pattern!)]));
+    test = (rule, part) => matchers.get(rule)!(part);
   } else {
     items = facts.paths;
     test = (rule, path) => picomatch(rule.pattern!, { dot: true })(path);

@@ -51,9 +51,19 @@ export function shellParserLoaded(): boolean {
   return parser !== null;
 }
 
+/**
+ * The longest line the parser reads. Parsing grows faster than the line on some shapes (120 KB of
+ * `ls a; ` took 2 s, on the main thread); a longer line is not read: it asks, and deny rules see
+ * it through the text split only. Nested commands repeat their text in every level around them,
+ * so collecting them stops after SEEN_BUDGET characters (the line then asks too).
+ */
+export const MAX_PARSED_LINE = 4096;
+const SEEN_BUDGET = 1_000_000;
+
 /** The line's syntax, or null when the parser is not loaded yet (callers then fail closed). */
 export function parseShell(line: string): ShellSyntax | null {
   if (!parser) return null;
+  if (line.length > MAX_PARSED_LINE) return { failure: `the line is longer than ${MAX_PARSED_LINE} characters, too long to read`, commands: [], writes: [], seen: [] };
   return analyze(parser, line, 0);
 }
 
@@ -63,9 +73,10 @@ function analyze(p: TsParser, line: string, depth: number): ShellSyntax {
   try {
     const root = tree.rootNode;
     const seen: string[] = [];
-    collectSeen(p, root, depth, seen);
+    const complete = collectSeen(p, root, depth, seen);
     const out: ShellSyntax = { failure: null, commands: [], writes: [], seen };
     if (root.hasError) out.failure = 'the line does not parse as bash';
+    else if (!complete) out.failure = 'the line nests too many commands to read';
     else {
       try {
         statements(root, line, out, 0, line.length);
@@ -254,13 +265,20 @@ export function literal(text: string): { value: string; glob: boolean; tilde: bo
 const STRIPPED = new Set(['env', 'command', 'exec', 'builtin', 'sudo', 'doas', 'nohup', 'nice', 'time', 'stdbuf', 'setsid', 'xargs', 'timeout']);
 
 /** Every simple command in the tree, each in several spellings: as written, words joined by one space, quotes removed, path and wrappers dropped. */
-function collectSeen(p: TsParser, root: Node, depth: number, seen: string[]): void {
+function collectSeen(p: TsParser, root: Node, depth: number, seen: string[]): boolean {
+  let budget = SEEN_BUDGET;
+  const known = new Set(seen);
   const add = (s: string) => {
     const t = s.trim();
-    if (t && !seen.includes(t)) seen.push(t);
+    if (t && !known.has(t)) {
+      known.add(t);
+      seen.push(t);
+    }
   };
   for (const node of root.descendantsOfType('command')) {
     if (!node) continue;
+    budget -= node.endIndex - node.startIndex;
+    if (budget < 0) return false;
     add(node.text);
     const parts = node.namedChildren.filter((c): c is Node => !!c && !/redirect$/.test(c.type) && c.type !== 'comment');
     add(parts.map((c) => c.text).join(' '));
@@ -290,4 +308,5 @@ function collectSeen(p: TsParser, root: Node, depth: number, seen: string[]): vo
       words = rest;
     }
   }
+  return true;
 }
