@@ -4,13 +4,17 @@
 // user's own approval; `required` without bubblewrap refuses, `auto` warns once. Tests that need
 // bubblewrap skip visibly without it (and fail under MINI_AGENT_REQUIRE_SYSTEM_TOOLS=1).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { BWRAP, REQUIRE_ENV, useSystemTool } from './support/system-tools.js';
+
+/** A file at the root of the filesystem that a sandboxed command must not be able to create (unique: code without the sandbox, run as root, would). */
+const ROOT_FILE = `/mini-agent-sandbox-test-${process.pid}-${Date.now()}`;
+afterEach(() => rmSync(ROOT_FILE, { force: true }));
 
 /** bubblewrap's path, once it is known to make a sandbox here; else the test is skipped (or fails in CI). */
 function useSandbox(ctx: { skip(note?: string): never }): string {
@@ -25,14 +29,14 @@ function useSandbox(ctx: { skip(note?: string): never }): string {
 /** One bash call through the CLI (--yes, --json); its result text and details, the events and stderr. */
 async function bashOnce(cwd: string, args: Record<string, unknown>, o: { home?: string; env?: Record<string, string>; flags?: string[] } = {}) {
   const script = writeScript(tempDir('mini-agent-script-'), [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: args }] }, { text: 'done' }]);
-  const run = await runCli(['--yes', '--json', '--no-session', '--script', script, ...(o.flags ?? []), 'go'], { cwd, home: o.home, env: o.env });
+  const run = await runCli(['--yes', '--json', '--no-session', '--script', script, ...(o.flags ?? []), 'go'], { cwd, home: o.home, env: o.env, timeoutMs: 60_000 });
   const events = parseJsonl(run.stdout);
   const end = events.find((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
   expect(end, run.stderr).toBeDefined();
   return { text: end!.result.content.map((c) => c.text).join(''), isError: end!.result.isError, details: (end!.result.details ?? {}) as Record<string, unknown>, events, stderr: run.stderr, code: run.code };
 }
 
-describe('bash in the sandbox (bubblewrap)', () => {
+describe('bash in the sandbox (bubblewrap)', { timeout: 90_000 }, () => {
   it('a write inside the workspace works; outside it and into .mini-agent/ or .git/config it fails, and the result says why', async (ctx) => {
     const bwrap = useSandbox(ctx);
     const cwd = tempDir();
@@ -45,7 +49,7 @@ describe('bash in the sandbox (bubblewrap)', () => {
     const command = [
       'echo in > inside.txt',
       `cp inside.txt ${outside}/outside.txt`,
-      'touch /mini-agent-sandbox-test',
+      `touch ${ROOT_FILE}`,
       'cp inside.txt .mini-agent/config.json',
       'cp inside.txt .git/hooks/pre-commit',
       'cp inside.txt .git/config',
@@ -55,7 +59,7 @@ describe('bash in the sandbox (bubblewrap)', () => {
     const r = await bashOnce(cwd, { command }, { env: { MINI_AGENT_BWRAP: bwrap } });
     expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('in\n');
     expect(existsSync(join(outside, 'outside.txt'))).toBe(false);
-    expect(existsSync('/mini-agent-sandbox-test')).toBe(false);
+    expect(existsSync(ROOT_FILE)).toBe(false);
     expect(readFileSync(join(cwd, '.mini-agent', 'config.json'), 'utf8')).toBe('{}\n');
     expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(readFileSync(join(cwd, '.git', 'config'), 'utf8')).toBe('[core]\n');
@@ -138,10 +142,10 @@ describe('bash in the sandbox (bubblewrap)', () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ bash: { sandbox: 'off', network: true } }));
-    const r = await bashOnce(cwd, { command: 'touch /mini-agent-sandbox-test' }, { env: { MINI_AGENT_BWRAP: bwrap } });
+    const r = await bashOnce(cwd, { command: `touch ${ROOT_FILE}` }, { env: { MINI_AGENT_BWRAP: bwrap } });
     expect(r.details).toMatchObject({ sandbox: 'bubblewrap' });
     expect(r.details.network).toBeUndefined();
-    expect(existsSync('/mini-agent-sandbox-test')).toBe(false);
+    expect(existsSync(ROOT_FILE)).toBe(false);
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ bash: { sandbox: 'required' } }));
     const show = await runCli(['--show-config'], { cwd, env: { MINI_AGENT_BWRAP: bwrap } });
     expect(show.stdout).toMatch(/bash\.sandbox +required: bubblewrap/);
@@ -149,7 +153,7 @@ describe('bash in the sandbox (bubblewrap)', () => {
   });
 });
 
-describe('bash without a sandbox', () => {
+describe('bash without a sandbox', { timeout: 90_000 }, () => {
   it('bash.sandbox "required" refuses to run when bubblewrap is missing, and says why', async () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
