@@ -202,7 +202,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
           outcome = await runInGroup({
             shell,
             command: args.command,
-            ...(sandbox.run ? { prefix: [sandbox.run.program, ...bwrapArgs({ cwd: ctx.cwd, binds: opts.sandbox!.binds(ctx.cwd, dirname(file.path), args.command), network: sandbox.network }, [])] } : {}),
+            ...(sandbox.run ? { prefix: [sandbox.run.program, ...bwrapArgs({ cwd: ctx.cwd, binds: opts.sandbox!.binds(ctx.cwd, dirname(file.path), args.command), network: sandbox.network }, [])], endsItsOwn: true } : {}),
             cwd: ctx.cwd,
             env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat', ...(sandbox.run ? { TMPDIR: '/tmp' } : {}) },
             timeoutMs: Math.min(MAX_TIMER_MS, Math.max(1, Math.round(timeoutSeconds * 1000))),

@@ -122,6 +122,8 @@ export interface RunOptions {
   command: string;
   /** A program and its arguments that run the shell (the sandbox: `bwrap …`); none: the shell itself. */
   prefix?: readonly string[];
+  /** The program ends everything it started when it exits (bwrap: the kernel kills a PID namespace with its init): no stray processes to look for. */
+  endsItsOwn?: boolean;
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
@@ -215,7 +217,7 @@ export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
     }
     // The shell is gone: a background child it left is stopped now (its output would only grow the file).
     let strayStopped = false;
-    if (!stopping && groupMembers(pgid).length > 0) {
+    if (!stopping && !o.endsItsOwn && groupMembers(pgid).length > 0) {
       strayStopped = true;
       stopping = stopGroup(pgid, o.killGraceMs);
     }
