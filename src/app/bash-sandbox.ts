@@ -69,6 +69,7 @@ function escalation(call: ToolCall, sb: BashSandbox): string | undefined {
   const outside = call.arguments.sandbox === false;
   const network = call.arguments.network === true && !sb.network;
   if (!outside && !network) return undefined;
+  if (outside && sb.mode === 'required') return undefined; // the tool refuses it: nothing to ask
   if (!sb.status().available) return undefined; // nothing to leave: it runs without one anyway
   return outside
     ? 'it runs OUTSIDE the sandbox ("sandbox": false): the command can change any file you can and reach the network'
