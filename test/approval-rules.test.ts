@@ -217,6 +217,33 @@ describe('the question\'s keys', () => {
   });
 });
 
+describe('keys typed faster than the terminal is read (one text chunk)', () => {
+  const p = paint(false);
+  const text = (t: string): Key => ({ name: 'text', text: t });
+  const question = () => {
+    const replies: unknown[] = [];
+    const command = Array.from({ length: 40 }, (_, i) => `echo ${i}`).join('\n');
+    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) => replies.push(r));
+    return { q, replies };
+  };
+
+  it('each character is a key of its own: "vyq" opens the pager, ignores y there, goes back; "ya" answers once', () => {
+    const { q, replies } = question();
+    q.key(text('vyq'));
+    expect(replies).toEqual([]);
+    expect(q.frame(80, 12, p).lines.some((l) => l.includes('Allow?'))).toBe(true);
+    q.key(text('ya'));
+    expect(replies).toEqual(['allow']);
+  });
+
+  it('"n" and a reason in one chunk: the reason goes to the reason line', () => {
+    const { q, replies } = question();
+    q.key(text('nlater'));
+    q.key({ name: 'enter', ctrl: false, alt: false, shift: false });
+    expect(replies).toEqual([{ decision: 'deny', reason: 'later' }]);
+  });
+});
+
 describe('print mode: the typed answers', () => {
   it.each([
     ['y', 'allow'],

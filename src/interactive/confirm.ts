@@ -33,12 +33,27 @@ export class ApprovalQuestion {
   /** The body laid out for one width (laid out again when the width changes). */
   private layout: { width: number; rows: BodyRow[] } | undefined;
 
+  /** Set by the first answer: keys after it (the rest of a chunk) are not answers. */
+  private answered = false;
+
   constructor(
     readonly request: PermissionRequest,
-    private readonly answer: (reply: PermissionReply) => void,
+    private readonly reply: (reply: PermissionReply) => void,
   ) {}
 
+  private answer(reply: PermissionReply): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.reply(reply);
+  }
+
   key(key: Key): void {
+    // Keys typed faster than the terminal is read arrive as one text chunk ("yq", "n" + a
+    // reason): each character is a key of its own, to the view it finds itself in.
+    if (key.name === 'text' && this.view !== 'reason' && [...key.text].length > 1) {
+      for (const ch of key.text) if (!this.answered) this.key({ ...key, text: ch });
+      return;
+    }
     if (this.view === 'reason') return this.reasonKey(key);
     if (this.view === 'pager') return this.pagerKey(key);
     if (key.name !== 'text') return;
