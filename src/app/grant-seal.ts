@@ -53,7 +53,7 @@ export function sealGrant(env: NodeJS.ProcessEnv, sessionId: string, rule: strin
 }
 
 /** The rules of the session's grants whose seals verify, and how many did not (a warning names them). */
-export function sealedGrants(entries: readonly SessionEntry[], sessionId: string, env: NodeJS.ProcessEnv): { rules: string[]; refused: string[] } {
+function sealedGrants(entries: readonly SessionEntry[], sessionId: string, env: NodeJS.ProcessEnv): { rules: string[]; refused: string[] } {
   const grants = entries.flatMap((e) => (e.type === 'permission_grant' ? [e] : []));
   if (grants.length === 0) return { rules: [], refused: [] };
   const key = grantKey(env, false);

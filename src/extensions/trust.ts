@@ -118,11 +118,6 @@ export function trustRecords(env: NodeJS.ProcessEnv): TrustRecord[] {
   });
 }
 
-/** The folders in the list (real paths). */
-export function trustedWorkspaces(env: NodeJS.ProcessEnv): string[] {
-  return trustRecords(env).map((r) => r.path);
-}
-
 /** Where `dir` stands; `flag` is --trust-workspace. */
 export function trustState(dir: string, env: NodeJS.ProcessEnv, flag = false): TrustState {
   if (flag) return { status: 'flag', trusted: true };
@@ -136,10 +131,6 @@ export function trustState(dir: string, env: NodeJS.ProcessEnv, flag = false): T
   if (!record) return { status: 'untrusted', trusted: false };
   if (record.configHash === null || record.configHash !== projectConfigHash(real)) return { status: 'changed', trusted: false, record };
   return { status: 'trusted', trusted: true, record };
-}
-
-export function isTrusted(dir: string, env: NodeJS.ProcessEnv): boolean {
-  return trustState(dir, env).trusted;
 }
 
 /**
