@@ -31,32 +31,66 @@ export interface Pricing {
   cacheWrite: number;
 }
 
+/**
+ * How a model's reasoning is controlled (see `--thinking`):
+ * - `none`: no reasoning, or none we can control (a level other than off is noted and ignored);
+ * - `budget`: Anthropic `thinking: {type: "enabled", budget_tokens}` (Claude 4.5 and earlier);
+ * - `adaptive`: Anthropic `thinking: {type: "adaptive"}` with `output_config.effort` (Claude 4.6 and later);
+ * - `effort`: OpenAI `reasoning_effort` (o-series, gpt-5);
+ * - `always`: the model always reasons and takes no control (deepseek-reasoner).
+ */
+export type ReasoningControl = 'none' | 'budget' | 'adaptive' | 'effort' | 'always';
+
 export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
   pricing: Pricing;
+  /** The model takes images in its input (both in prompts and in tool results). */
+  images: boolean;
+  reasoning: ReasoningControl;
 }
 
 const FREE: Pricing = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
-/** Defaults for models this table does not know: conservative limits, no price. */
-export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 128_000, maxOutputTokens: 8_192, pricing: FREE };
+/** Defaults for models this table does not know: conservative limits, no price, no images, no reasoning control. */
+export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 128_000, maxOutputTokens: 8_192, pricing: FREE, images: false, reasoning: 'none' };
 
-/** Known models (prefix match on the id). Prices as published by the providers; override them in config. */
-const KNOWN: ReadonlyArray<[string, ModelInfo]> = [
-  ['gpt-4.1-mini', { contextWindow: 1_047_576, maxOutputTokens: 32_768, pricing: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 } }],
-  ['gpt-4.1', { contextWindow: 1_047_576, maxOutputTokens: 32_768, pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } }],
-  ['gpt-4o-mini', { contextWindow: 128_000, maxOutputTokens: 16_384, pricing: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0 } }],
-  ['gpt-4o', { contextWindow: 128_000, maxOutputTokens: 16_384, pricing: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 } }],
-  // The 5.x families: limits and prices assumed equal to 4.x until configured otherwise.
-  ['claude-sonnet-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
-  ['claude-opus-5', { contextWindow: 200_000, maxOutputTokens: 32_000, pricing: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } }],
-  ['claude-haiku-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
-  ['claude-sonnet-4', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
-  ['claude-opus-4', { contextWindow: 200_000, maxOutputTokens: 32_000, pricing: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } }],
-  ['claude-haiku-4', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
-  ['deepseek-chat', { contextWindow: 128_000, maxOutputTokens: 8_192, pricing: { input: 0.27, output: 1.1, cacheRead: 0.07, cacheWrite: 0 } }],
-  ['deepseek-reasoner', { contextWindow: 128_000, maxOutputTokens: 32_768, pricing: { input: 0.55, output: 2.19, cacheRead: 0.14, cacheWrite: 0 } }],
+type Row = [prefix: string, info: ModelInfo];
+const row = (prefix: string, contextWindow: number, maxOutputTokens: number, pricing: Pricing, images: boolean, reasoning: ReasoningControl): Row => [
+  prefix,
+  { contextWindow, maxOutputTokens, pricing, images, reasoning },
+];
+const price = (input: number, output: number, cacheRead: number, cacheWrite = 0): Pricing => ({ input, output, cacheRead, cacheWrite });
+
+/**
+ * Known models (prefix match on the id, first match wins: longer prefixes first). Prices as
+ * published by the providers, in US$ per million tokens; override them in config.
+ */
+const KNOWN: ReadonlyArray<Row> = [
+  row('gpt-4.1-mini', 1_047_576, 32_768, price(0.4, 1.6, 0.1), true, 'none'),
+  row('gpt-4.1', 1_047_576, 32_768, price(2, 8, 0.5), true, 'none'),
+  row('gpt-4o-mini', 128_000, 16_384, price(0.15, 0.6, 0.075), true, 'none'),
+  row('gpt-4o', 128_000, 16_384, price(2.5, 10, 1.25), true, 'none'),
+  row('gpt-5-mini', 400_000, 128_000, price(0.25, 2, 0.025), true, 'effort'),
+  row('gpt-5-nano', 400_000, 128_000, price(0.05, 0.4, 0.005), true, 'effort'),
+  row('gpt-5', 400_000, 128_000, price(1.25, 10, 0.125), true, 'effort'),
+  row('o4-mini', 200_000, 100_000, price(1.1, 4.4, 0.275), true, 'effort'),
+  row('o3-mini', 200_000, 100_000, price(1.1, 4.4, 0.55), false, 'effort'),
+  row('o3', 200_000, 100_000, price(2, 8, 0.5), true, 'effort'),
+  // The 5.x families: limits and prices assumed equal to 4.x until configured otherwise; they take adaptive thinking only.
+  row('claude-sonnet-5', 200_000, 64_000, price(3, 15, 0.3, 3.75), true, 'adaptive'),
+  row('claude-opus-5', 200_000, 32_000, price(15, 75, 1.5, 18.75), true, 'adaptive'),
+  row('claude-haiku-5', 200_000, 64_000, price(1, 5, 0.1, 1.25), true, 'adaptive'),
+  // Claude 4.6 and later: adaptive thinking with an effort; earlier 4.x: a thinking budget.
+  row('claude-opus-4-7', 200_000, 128_000, price(5, 25, 0.5, 6.25), true, 'adaptive'),
+  row('claude-opus-4-6', 200_000, 128_000, price(5, 25, 0.5, 6.25), true, 'adaptive'),
+  row('claude-sonnet-4-6', 200_000, 64_000, price(3, 15, 0.3, 3.75), true, 'adaptive'),
+  row('claude-opus-4-5', 200_000, 64_000, price(5, 25, 0.5, 6.25), true, 'budget'),
+  row('claude-sonnet-4', 200_000, 64_000, price(3, 15, 0.3, 3.75), true, 'budget'),
+  row('claude-opus-4', 200_000, 32_000, price(15, 75, 1.5, 18.75), true, 'budget'),
+  row('claude-haiku-4', 200_000, 64_000, price(1, 5, 0.1, 1.25), true, 'budget'),
+  row('deepseek-chat', 128_000, 8_192, price(0.27, 1.1, 0.07), false, 'none'),
+  row('deepseek-reasoner', 128_000, 32_768, price(0.55, 2.19, 0.14), false, 'always'),
 ];
 
 export function modelInfo(model: string): ModelInfo {
