@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { parseJsonl, runCli, tempDir } from './support/helpers.js';
-import { servePerTest, sse } from './support/http-server.js';
+import { servePerTest } from './support/http-server.js';
 
 const serve = servePerTest();
 const fixture = (path: string) => readFileSync(new URL(`./fixtures/${path}`, import.meta.url), 'utf8');

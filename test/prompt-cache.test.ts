@@ -80,7 +80,7 @@ describe('Anthropic cache breakpoints', () => {
       fc.record({ kind: fc.constant('assistant' as const), calls: fc.integer({ min: 0, max: 3 }), thinking: fc.boolean(), text: fc.boolean() }),
     );
     fc.assert(
-      fc.property(fc.array(block, { minLength: 1, maxLength: 12 }), fc.constantFrom<CacheRetention>('5m', '1h'), (steps) => {
+      fc.property(fc.array(block, { minLength: 1, maxLength: 12 }), fc.constantFrom<CacheRetention>('5m', '1h'), (steps, retention) => {
         const history: Message[] = [];
         let id = 0;
         for (const s of steps) {
@@ -95,9 +95,10 @@ describe('Anthropic cache breakpoints', () => {
             history.push(...ids.map(result));
           }
         }
-        const body = anthropic(history, '5m');
+        const body = anthropic(history, retention);
         const found = markers(body);
         expect(found.length).toBeLessThanOrEqual(4);
+        for (const [, m] of found) expect(m).toEqual(retention === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' });
         for (const m of body.messages) for (const c of m.content) if (c.type === 'thinking') expect(c).not.toHaveProperty('cache_control');
         const last = body.messages.at(-1);
         if (!last) return; // nothing to send (assistant messages without content are dropped)

@@ -17,16 +17,11 @@ import { servePerTest, sse, type RecordedRequest } from './support/http-server.j
 const serve = servePerTest();
 
 type Step = { calls: Array<{ tool: 'read_file' | 'list_dir'; path: string }>; thinking: boolean } | { answer: string };
-interface Run {
-  prompt: string;
-  steps: Step[];
-  /** Close the agent and open the session again from its file before this prompt. */
-  reopen: boolean;
-}
 
 const text = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
 const call = fc.record({ tool: fc.constantFrom('read_file' as const, 'list_dir' as const), path: fc.constantFrom('a.txt', 'b.md', 'missing.txt', '.') });
 const toolStep = fc.record({ calls: fc.array(call, { minLength: 1, maxLength: 3 }), thinking: fc.boolean() });
+/** A prompt, the model's steps for it, and whether the session is closed and opened again from its file before it. */
 const run = fc.record({ prompt: text, steps: fc.tuple(fc.array(toolStep, { maxLength: 3 }), text).map(([tools, answer]): Step[] => [...tools, { answer }]), reopen: fc.boolean() });
 const session = fc.array(run, { minLength: 2, maxLength: 4 });
 
