@@ -182,6 +182,12 @@ for (const count of [10_000, 100_000]) {
   await remoteTurnBenchmarks({ root, work, report });
 }
 
+// ---- 14. Prompt caching: a 20-turn session's requests billed with and without caching (issue 23) ----
+{
+  const { cachingBenchmarks } = await import('./caching.mjs');
+  await cachingBenchmarks({ root, work, lib, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

@@ -153,7 +153,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
 
     const response = await streamWithRetry(
       opts,
-      { messages, tools: tools.specs(), systemPrompt, signal },
+      { messages, tools: tools.specs(), systemPrompt, signal, cacheKey: store.id },
       turn,
     );
     if (response.error?.kind === 'context_overflow' && !signal.aborted) {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
 import { emptyUsage, type QueueItem } from '../core/types.js';
+import { cacheHitShare } from '../core/cache-share.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
@@ -11,7 +12,7 @@ import { compactSession, type CompactionConfig, type CompactOutcome } from './co
 import { MessageQueue, type Inbox } from './inbox.js';
 import type { LoopGuardSettings } from './loop-guard.js';
 import { runLoop, type RunOutcome } from './loop.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, sessionStartDate } from './system-prompt.js';
 import type { TurnPolicy } from './turn-stream.js';
 
 export interface RunnerOptions extends TurnPolicy {
@@ -190,7 +191,9 @@ export class SessionRunner {
       }
     }
     for (const message of prepared.warnings) warn(message);
-    const base = this.opts.systemPrompt ?? buildSystemPrompt({ cwd: this.opts.cwd, tools: this.opts.tools.specs() });
+    // The session's start date, not today's: a session resumed on another day keeps its cached prefix.
+    const date = sessionStartDate(this.opts.store.header.timestamp);
+    const base = this.opts.systemPrompt ?? buildSystemPrompt({ cwd: this.opts.cwd, tools: this.opts.tools.specs(), date });
     return prepared.systemContext ? `${base}\n\n${prepared.systemContext}` : base;
   }
 
@@ -310,6 +313,7 @@ export class SessionRunner {
       refusal: result.refusal,
       undelivered: result.undelivered,
       usage: result.usage,
+      cacheHitShare: cacheHitShare(result.usage),
       turns: result.turns,
       toolCalls: result.toolCalls,
       toolErrors: result.toolErrors,

@@ -2,8 +2,11 @@
 // output continues. The extensions' sections (context files, skills) are appended by the app
 // layer at each run. Tools from elsewhere (MCP servers) are named by their server only: their
 // definitions reach the model anyway, and repeating them here would double their cost.
+// Nothing in it changes from one request of a session to the next (the prompt cache needs a
+// byte-stable prefix): the date is the day the session started, not the day of the request.
 import type { ToolSpec } from '../core/types.js';
 
+/** `date`: the day the session started (see sessionStartDate); default: today. */
 export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[]; date?: Date }): string {
   const own = opts.tools.filter((t) => !t.source);
   const bySource = new Map<string, number>();
@@ -14,7 +17,7 @@ export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[
   return [
     'You are mini-agent, a careful coding assistant working in a local workspace.',
     `Workspace: ${opts.cwd} (all paths are relative to it; nothing outside it can be touched).`,
-    `Today: ${date}.`,
+    `Session started: ${date}.`,
     '',
     'Tools:',
     tools || (external.length ? '' : '(none)'),
@@ -28,4 +31,11 @@ export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[
   ]
     .filter((line, i, all) => !(line === '' && all[i - 1] === 'Tools:'))
     .join('\n');
+}
+
+/** The session header's timestamp as a date; undefined when it is not a valid time (then today is used). */
+export function sessionStartDate(timestamp: string | undefined): Date | undefined {
+  if (timestamp === undefined) return undefined;
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? undefined : date;
 }

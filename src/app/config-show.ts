@@ -52,6 +52,7 @@ export function showConfig(resolved: Resolved, env: Readonly<Record<string, stri
     { key: 'tools', value: c.tools ? c.tools.join(', ') : '(all)', source: s.tools ?? (c.tools ? 'config' : 'default') },
     { key: 'loopGuard.warnAfter', value: c.loopGuard.warnAfter, source: s['loopGuard.warnAfter'] ?? 'default' },
     { key: 'loopGuard.stopAfter', value: c.loopGuard.stopAfter, source: s['loopGuard.stopAfter'] ?? 'default' },
+    { key: 'cache.retention', value: c.cache.retention, source: s['cache.retention'] ?? 'default' },
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });

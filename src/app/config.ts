@@ -12,6 +12,7 @@ import { checkConfig } from './config-check.js';
 import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
+import { DEFAULT_CACHE_RETENTION, type CacheRetention } from '../model/cache.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
 import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
@@ -56,6 +57,8 @@ export interface ConfigFile {
   mcpServers?: Record<string, unknown>;
   /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
   contextFiles?: { enabled?: boolean; maxBytes?: number };
+  /** Prompt caching: how long the provider keeps the cached prefix ("none", "5m", "1h"). */
+  cache?: { retention?: CacheRetention };
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -100,6 +103,8 @@ export interface EffectiveConfig {
   /** MCP servers of every config layer, each with its scope (a project's start only in a trusted workspace). */
   mcpServers: McpServerSpec[];
   contextFiles: { enabled: boolean; maxBytes: number };
+  /** Prompt caching: Anthropic cache breakpoints with this time to live (none: no breakpoints), OpenAI's prompt_cache_key. */
+  cache: { retention: CacheRetention };
 }
 
 export interface Resolved {
@@ -193,7 +198,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 1. The provider decides which presets and env vars apply.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true } } },
+    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true }, cache: { retention: DEFAULT_CACHE_RETENTION } } },
     ...fileLayers,
     ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
@@ -252,6 +257,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
+    cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
   };

@@ -28,6 +28,8 @@ export interface ProjectKeyRule {
 
 const SANDBOX_LEVEL = (v: unknown) => ['off', 'auto', 'required'].indexOf(String(v));
 const NETWORK_LEVEL = (v: unknown) => (v === true ? 0 : 1);
+/** The shorter the provider keeps the prompt (and the cheaper a cache write), the stricter. */
+const RETENTION_LEVEL = (v: unknown) => ['1h', '5m', 'none'].indexOf(String(v));
 
 /** Every key a project config may hold (dotted; a key covers the keys under it). */
 export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
@@ -60,6 +62,12 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
   mcpServers: { effect: 'widening', why: 'starts programs and connects to servers' },
   'contextFiles.enabled': { effect: 'narrowing', why: 'context files on or off' },
   'contextFiles.maxBytes': { effect: 'lower', why: 'a limit', current: (c) => c.contextFiles.maxBytes },
+  'cache.retention': {
+    effect: 'stricter',
+    why: 'how long the provider keeps the prompt cached; "1h" doubles the price of each cache write',
+    current: (c) => RETENTION_LEVEL(c.cache.retention),
+    level: RETENTION_LEVEL,
+  },
 };
 
 /** One key of the project config and what became of it. */

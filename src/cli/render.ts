@@ -1,7 +1,8 @@
 // Renderers: they only watch events. The text renderer streams the answer to
 // stdout and progress to stderr; the JSONL renderer writes one event per line.
 import type { AgentEvent } from '../core/events.js';
-import { preview, textOf, type Refusal } from '../core/types.js';
+import { preview, textOf, type Refusal, type Usage } from '../core/types.js';
+import { describeCacheShare } from '../core/cache-share.js';
 
 export { preview };
 
@@ -101,7 +102,7 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
       case 'run_settled': {
         endLine();
         const u = event.usage;
-        const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`;
+        const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${cacheNote(u)}${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`;
         // A failed run's one-line explanation comes from the CLI, which knows the configuration.
         if (event.stopReason === 'max_turns') stderr.write(`mini-agent: stopped after ${event.turns} turns: the run reached --max-turns\n`);
         if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');
@@ -130,4 +131,10 @@ export function describeRefusal(refusal: Refusal | null): string {
       ? 'no explanation given'
       : "the provider's content filter stopped the response (no explanation given)";
   return `mini-agent: the model refused: ${what}${refusal?.category ? ` (category: ${refusal.category})` : ''}`;
+}
+
+/** " (12000 cache read, 83% cache hits)" after the token counts, when the provider cached anything. */
+function cacheNote(u: Usage): string {
+  const share = describeCacheShare(u);
+  return share ? ` (${u.cacheRead} cache read, ${u.cacheWrite} cache write, ${share})` : '';
 }

@@ -178,6 +178,7 @@ export const AgentEventSchema = Type.Union(
       refusal: Type.Union([RefusalSchema, Type.Null()]),
       undelivered: Type.Array(QueueItemSchema, { description: 'steers and follow-ups not delivered (abort, failure): handed back' }),
       usage: UsageSchema,
+      cacheHitShare: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: "the run's prompt tokens read from the provider's cache: cacheRead / (input + cacheRead + cacheWrite); null without prompt tokens (additive in 3)" }),
       turns: Int,
       toolCalls: Int,
       toolErrors: Int,

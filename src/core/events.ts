@@ -37,6 +37,7 @@ export interface SessionStats {
  * `compaction_start`, `compaction_end`.
  * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
  * `permission_request` and `permission_decision`.
+ * Additive in 3: `run_settled.cacheHitShare`.
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
@@ -164,6 +165,8 @@ export type EventBody =
       /** Steers and follow-ups that were not delivered (an abort or a failure ended the run): handed back, never dropped. */
       undelivered: QueueItem[];
       usage: Usage;
+      /** The run's prompt tokens read from the provider's cache: cacheRead / (input + cacheRead + cacheWrite); null without prompt tokens. */
+      cacheHitShare: number | null;
       turns: number;
       toolCalls: number;
       toolErrors: number;

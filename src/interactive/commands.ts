@@ -5,7 +5,8 @@ import { extname } from 'node:path';
 import type { Agent, ExportFormat } from '../app/agent.js';
 import { formatTrace } from '../app/trace-text.js';
 import type { AgentEvent } from '../core/events.js';
-import { preview } from '../core/types.js';
+import { preview, type Usage } from '../core/types.js';
+import { cacheHitShare } from '../core/cache-share.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
@@ -170,7 +171,7 @@ const COMMANDS: Command[] = [
       const u = stats.session.usage;
       ctx.print([
         `model ${st.model.provider}/${st.model.id} · session ${st.session.name ?? st.session.id}`,
-        `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read · cost $${u.cost.toFixed(4)} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
+        `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write (${shareText(u)}) · cost $${u.cost.toFixed(4)} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,
         `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,
@@ -271,4 +272,10 @@ export function helpLines(p: Paint): string[] {
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',
     '  Ctrl+D           leave (on an empty line)',
   ];
+}
+
+/** The session's cache-hit share for /status: "83% cache hits", or "no cache hits yet". */
+function shareText(u: Usage): string {
+  const share = cacheHitShare(u);
+  return share === null || u.cacheRead === 0 ? 'no cache hits yet' : `${Math.round(share * 100)}% cache hits`;
 }

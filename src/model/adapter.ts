@@ -9,6 +9,8 @@ export interface ModelRequest {
   tools: readonly ToolSpec[];
   systemPrompt: string;
   signal?: AbortSignal;
+  /** Groups the requests of one conversation for the provider's prompt cache: the session id (OpenAI's prompt_cache_key). */
+  cacheKey?: string;
 }
 
 export type ModelStreamEvent =

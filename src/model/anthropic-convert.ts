@@ -4,10 +4,13 @@
 import type { AssistantMessage, Message, TextContent } from '../core/types.js';
 import type { ModelRequest, ToolSpec } from './adapter.js';
 import type { AdapterConfig } from './models.js';
+import { applyBreakpoints } from './anthropic-cache.js';
+import type { CacheControl } from './cache.js';
 
 export interface WireText {
   type: 'text';
   text: string;
+  cache_control?: CacheControl;
 }
 export interface WireThinking {
   type: 'thinking';
@@ -19,12 +22,14 @@ export interface WireToolUse {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: CacheControl;
 }
 export interface WireToolResult {
   type: 'tool_result';
   tool_use_id: string;
   content: WireText[];
   is_error: boolean;
+  cache_control?: CacheControl;
 }
 export type WireAssistantBlock = WireText | WireThinking | WireToolUse;
 export type WireUserBlock = WireText | WireToolResult;
@@ -35,12 +40,14 @@ export interface WireTool {
   name: string;
   description: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  cache_control?: CacheControl;
 }
 
 export interface AnthropicRequestBody {
   model: string;
   max_tokens: number;
-  system?: string;
+  /** A string without caching; one text block carrying the breakpoint with it. */
+  system?: string | WireText[];
   messages: WireMessage[];
   tools?: WireTool[];
   stream: true;
@@ -55,7 +62,10 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
  * gets a tool_result in the next user message (a synthetic error result when none arrived);
  * results whose tool_use is not in the preceding assistant message are dropped.
  */
-export function toAnthropicRequest(request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>, cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens'>): AnthropicRequestBody {
+export function toAnthropicRequest(
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
+  cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'cacheRetention'>,
+): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model: cfg.model,
     max_tokens: cfg.maxOutputTokens,
@@ -64,7 +74,7 @@ export function toAnthropicRequest(request: Pick<ModelRequest, 'messages' | 'too
   };
   if (request.systemPrompt !== '') body.system = request.systemPrompt;
   if (request.tools.length > 0) body.tools = request.tools.map(toWireTool);
-  return body;
+  return applyBreakpoints(body, cfg.cacheRetention);
 }
 
 export function toWireTool(tool: ToolSpec): WireTool {

@@ -8,7 +8,8 @@ import { toAnthropicRequest } from './anthropic-convert.js';
 import { afterConnectionRelease } from './connection-reuse.js';
 import { createHttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
-import { computeCost, type AdapterConfig } from './models.js';
+import { cachedCost } from './cache.js';
+import type { AdapterConfig } from './models.js';
 import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
@@ -119,6 +120,8 @@ interface RawUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes split by time to live. */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 type RawEvent =
   | { type: 'message_start'; message?: { usage?: RawUsage } }
@@ -161,6 +164,8 @@ class Accumulator {
   private readonly open = new Map<number, OpenBlock>();
   private toolCount = 0;
   private stopped = false;
+  /** Cache writes made for an hour (priced at their own rate), when the API says. */
+  private oneHourWrites: number | undefined;
 
   constructor(private readonly cfg: AdapterConfig) {
     this.message = { role: 'assistant', content: [], stopReason: 'stop', usage: emptyUsage(), provider: cfg.provider, model: cfg.model };
@@ -260,7 +265,9 @@ class Accumulator {
     if (typeof u.cache_creation_input_tokens === 'number') usage.cacheWrite = u.cache_creation_input_tokens;
     // Output usage is cumulative: the last value counts.
     if (typeof u.output_tokens === 'number') usage.output = u.output_tokens;
-    usage.cost = computeCost(usage, this.cfg.pricing);
+    const oneHour = u.cache_creation?.ephemeral_1h_input_tokens;
+    if (typeof oneHour === 'number') this.oneHourWrites = oneHour;
+    usage.cost = cachedCost(usage, this.cfg.pricing, this.cfg.cacheRetention, this.oneHourWrites);
   }
 
   /** The completed message: calls still open are closed (cut off when the stop reason is length). */

@@ -1,5 +1,6 @@
 // Providers and models: presets, per-model limits and prices, cost.
 import type { Usage } from '../core/types.js';
+import type { CacheRetention } from './cache.js';
 
 export type ProviderApi = 'openai' | 'anthropic';
 
@@ -117,4 +118,6 @@ export interface AdapterConfig {
   pricing: Pricing;
   /** Per-request timeout in ms (the SDK's own); the retry layer decides what happens next. */
   timeoutMs?: number;
+  /** Prompt caching (cache.retention): Anthropic cache breakpoints and their time to live; absent: none. */
+  cacheRetention?: CacheRetention;
 }

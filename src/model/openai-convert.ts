@@ -9,6 +9,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
+import { takesPromptCacheKey } from './cache.js';
 import { computeCost, type AdapterConfig } from './models.js';
 
 /** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
@@ -16,8 +17,8 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
-  cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey'>,
+  cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens' | 'cacheRetention'>,
 ): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
@@ -35,6 +36,8 @@ export function toOpenAIRequest(
     // OpenAI itself wants max_completion_tokens (max_tokens is rejected by its reasoning models);
     // most compatible servers only know max_tokens.
     ...(cfg.provider === 'openai' ? { max_completion_tokens: cfg.maxOutputTokens } : { max_tokens: cfg.maxOutputTokens }),
+    // Requests with the same key are routed to the same cache (the session id); only where the server takes the field.
+    ...(request.cacheKey && cfg.cacheRetention && cfg.cacheRetention !== 'none' && takesPromptCacheKey(cfg.provider) ? { prompt_cache_key: request.cacheKey } : {}),
   };
 }
 
