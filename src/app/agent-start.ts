@@ -7,7 +7,8 @@ import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import { UnavailableModel } from '../model/unavailable.js';
 import type { SessionStore } from '../session/store.js';
-import { loadConfig, UnknownProviderError, type Resolved } from './config.js';
+import type { BudgetPolicy } from '../agent/budget.js';
+import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
 import { createModel } from './model-factory.js';
 import { openSession, type OpenedSession } from './session-open.js';
 import type { CreateAgentOptions } from './types.js';
@@ -96,6 +97,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     mcpServers: o.mcpServers,
     contextFiles: o.contextFiles,
     trustWorkspace: o.trustWorkspace,
+    maxCost: o.maxCost,
   };
   try {
     const resolved = loadConfig(cwd, env, flags);
@@ -107,3 +109,10 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
   }
 }
 
+
+/** The runner's limits from the configuration: the turn cap, and the budget when one is set (its price is known then: config-cost.ts). */
+export function runLimits(c: EffectiveConfig): { maxTurns: number; budget?: BudgetPolicy } {
+  const maxCostUsd = c.budget.maxCostUsd;
+  if (maxCostUsd === undefined || !c.pricing) return { maxTurns: c.maxTurns };
+  return { maxTurns: c.maxTurns, budget: { maxCostUsd, pricing: c.pricing, maxOutputTokens: c.maxOutputTokens } };
+}

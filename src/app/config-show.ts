@@ -54,8 +54,9 @@ export function showConfig(resolved: Resolved, env: Readonly<Record<string, stri
     { key: 'loopGuard.stopAfter', value: c.loopGuard.stopAfter, source: s['loopGuard.stopAfter'] ?? 'default' },
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-    rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });
+    rows.push({ key: `pricing.${k}`, value: c.pricing?.[k] ?? 'unknown', source: s[`pricing.${k}`] });
   }
+  rows.push({ key: 'budget.maxCostUsd', value: c.budget.maxCostUsd ?? '(none)', source: s['budget.maxCostUsd'] });
   rows.push(...trustRows(resolved));
   return rows;
 }

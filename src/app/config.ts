@@ -9,6 +9,7 @@ import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox.js';
 import { checkConfig } from './config-check.js';
+import { costSettings } from './config-cost.js';
 import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
@@ -56,6 +57,8 @@ export interface ConfigFile {
   mcpServers?: Record<string, unknown>;
   /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
   contextFiles?: { enabled?: boolean; maxBytes?: number };
+  /** The most a run may spend, in US dollars (--max-cost). */
+  budget?: { maxCostUsd?: number };
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -80,7 +83,9 @@ export interface EffectiveConfig {
   retry: RetryPolicy;
   contextWindow: number;
   maxOutputTokens: number;
-  pricing: Pricing;
+  /** Undefined: unknown (config-cost.ts), shown as "cost unknown". budget: the most a run may spend (US$), with a known price only. */
+  pricing: Pricing | undefined;
+  budget: { maxCostUsd: number | undefined };
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
@@ -143,6 +148,8 @@ export interface ConfigFlags {
   contextFiles?: boolean;
   /** --trust-workspace: trust the workspace's own config (widening keys, hooks, MCP servers) for this run. */
   trustWorkspace?: boolean;
+  /** --max-cost USD. */
+  maxCost?: number;
 }
 
 export interface ConfigInputs {
@@ -250,7 +257,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     retry: { ...DEFAULT_RETRY, ...(v.retry as Partial<RetryPolicy>) },
     contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
-    pricing: { ...known.pricing, ...override.pricing },
+    ...costSettings({ model, provider, known, preset, override: override.pricing, maxCostFlag: flags.maxCost, budget: v.budget, sources }),
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
@@ -271,7 +278,6 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     if (result.compaction[k] >= window) throw new UsageError(`compaction.${k} (${result.compaction[k]}, from ${sources[`compaction.${k}`]}) must be smaller than the context window (${window})`);
   }
   sources.maxOutputTokens = modelSource('maxOutputTokens') ?? tableSource;
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite']) sources[`pricing.${k}`] = modelSource(`pricing.${k}`) ?? tableSource;
   return { config: result, sources };
 }
 

@@ -60,6 +60,7 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
   mcpServers: { effect: 'widening', why: 'starts programs and connects to servers' },
   'contextFiles.enabled': { effect: 'narrowing', why: 'context files on or off' },
   'contextFiles.maxBytes': { effect: 'lower', why: 'a limit', current: (c) => c.contextFiles.maxBytes },
+  'budget.maxCostUsd': { effect: 'lower', why: 'a limit', current: (c) => c.budget.maxCostUsd ?? Infinity },
 };
 
 /** One key of the project config and what became of it. */

@@ -8,7 +8,8 @@ import { toAnthropicRequest } from './anthropic-convert.js';
 import { afterConnectionRelease } from './connection-reuse.js';
 import { createHttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
-import { computeCost, type AdapterConfig } from './models.js';
+import type { AdapterConfig } from './models.js';
+import { pricedUsage } from './priced-usage.js';
 import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
@@ -260,7 +261,7 @@ class Accumulator {
     if (typeof u.cache_creation_input_tokens === 'number') usage.cacheWrite = u.cache_creation_input_tokens;
     // Output usage is cumulative: the last value counts.
     if (typeof u.output_tokens === 'number') usage.output = u.output_tokens;
-    usage.cost = computeCost(usage, this.cfg.pricing);
+    Object.assign(usage, pricedUsage(usage, this.cfg.pricing));
   }
 
   /** The completed message: calls still open are closed (cut off when the stop reason is length). */
