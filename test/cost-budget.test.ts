@@ -1,4 +1,4 @@
-// Issue 23 §6, cost honesty and limits, through the CLI against a local OpenAI-compatible server:
+// Issue 23 §6, cost honesty and limits, through the CLI (and RPC, SDK) against a local OpenAI-compatible server:
 // a model whose price is unknown is shown as "cost unknown" (never $0.0000) in the text summary,
 // run_settled and --show-config; a known price is still shown in dollars; --max-cost (and
 // budget.maxCostUsd) stops a run before a request that could pass the budget, with exit 3 and one
@@ -9,8 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/app/agent.js';
 import type { AgentEvent } from '../src/core/events.js';
+import { Compile } from 'typebox/compile';
+import { AgentEventSchema } from '../src/core/event-schema.js';
+import { statusLine } from '../src/interactive/view.js';
 import { parseJsonl, runCli, tempDir } from './support/helpers.js';
 import { servePerTest, sse } from './support/http-server.js';
+import { RpcClient, type RpcLine } from './support/rpc-client.js';
 
 const serve = servePerTest();
 
@@ -72,6 +76,22 @@ describe('an unknown price is "cost unknown", not $0', () => {
     // A local ollama server bills nothing: its models are priced $0 unless configured.
     const ollama = JSON.parse((await runCli(['--provider', 'ollama', '--model', 'qwen3:8b', '--show-config', '--json'], { cwd })).stdout);
     expect(ollama['pricing.output']).toEqual({ value: 0, source: 'preset ollama (every model of this provider)' });
+  });
+
+  it('the interactive status line and a session\'s stats and export say "cost unknown" too', async () => {
+    const plain = { dim: (t: string) => t } as Parameters<typeof statusLine>[1];
+    expect(statusLine({ model: 'openai-compatible/my-local-model', input: 1000, output: 50, cost: 0, costUnknown: true, contextFraction: 0.1, session: 's' }, plain)).toBe(
+      'openai-compatible/my-local-model · ↑1000 ↓50 · cost unknown · context 10% · s',
+    );
+    const server = await serve([{ body: answer(1000) }]);
+    const cwd = workspace();
+    const file = join(cwd, 's.jsonl');
+    const run = await runCli([...flags(server.url, 'my-local-model').filter((f) => f !== '--no-session'), '--session', file, 'hi'], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const md = await runCli(['export', file, '--format', 'md'], { cwd });
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain('**Cost:** cost unknown');
+    expect(md.stdout).not.toContain('$0.0000');
   });
 
   it('a known price is still shown in dollars (gpt-4.1: $2 in, $8 out per million)', async () => {
@@ -158,6 +178,10 @@ describe('--max-cost and budget.maxCostUsd', () => {
     const low = await runCli([...flags(lowered.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }), home: home({ budget: { maxCostUsd: 5 } }) });
     expect(low.code, low.stderr).toBe(3);
     expect(lowered.requests).toHaveLength(1);
+    // Without a budget of the user's own, the project's is a lower limit than none.
+    const noneShow = JSON.parse((await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }) })).stdout);
+    expect(noneShow['budget.maxCostUsd']).toEqual({ value: 0.3, source: expect.stringMatching(/^project config /) });
+    expect(noneShow['project budget.maxCostUsd']).toEqual({ value: 'applied', source: 'lower: lowers the limit (none without it)' });
 
     const raised = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
     const cwd = workspace({ budget: { maxCostUsd: 5 } });
@@ -168,6 +192,18 @@ describe('--max-cost and budget.maxCostUsd', () => {
     const show = JSON.parse((await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd, home: userHome })).stdout);
     expect(show['budget.maxCostUsd']).toEqual({ value: 0.3, source: expect.stringMatching(/^user config /) });
     expect(show['project budget.maxCostUsd']).toMatchObject({ value: 'ignored', source: expect.stringMatching(/^lower: would raise the limit above 0\.3/) });
+  });
+
+  it('RPC: the budget stop is a run_settled with stopReason "budget" and its figures, valid against the event schema', async () => {
+    const server = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
+    const cwd = workspace();
+    const client = new RpcClient([...flags(server.url, 'gpt-4.1'), '--max-cost', '0.30'], { cwd });
+    expect((await client.send({ type: 'prompt', message: 'read a.txt' })).ok).toBe(true);
+    const end = (await client.waitFor((l: RpcLine) => l.type === 'run_settled')) as Extract<AgentEvent, { type: 'run_settled' }>;
+    expect(end).toMatchObject({ stopReason: 'budget', budget: { maxCostUsd: 0.3 } });
+    expect(Compile(AgentEventSchema).Check(end)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    await client.end();
   });
 
   it('the SDK: maxCost stops the run with stopReason "budget" and says why in the result', async () => {

@@ -139,7 +139,7 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
         break;
       case 'lower': {
         const current = found!.rule.current!(without!);
-        if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${current} without it)`);
+        if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${Number.isFinite(current) ? current : 'none'} without it)`);
         else decide(false, `would raise the limit above ${current}; ${trustHint}`);
         break;
       }
