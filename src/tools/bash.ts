@@ -173,7 +173,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
   return {
     name: 'bash',
     description:
-      'Run a bash command in the workspace folder; returns its output (stdout and stderr merged) and exit code. No stdin or terminal. ' +
+      'Run a bash command in the workspace folder; returns its output (stdout and stderr merged) and exit code. No stdin or terminal: nothing can prompt for input. ' +
       `Timeout ${defaultTimeout} s. When it exits or times out, every process it started is stopped (no lasting servers or watchers). ` +
       `Only the last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} of the cleaned output are shown; the full output is then saved to a file whose path is given. ` +
       `Write to stderr with >&2, not > /dev/stderr. ${SCRUB_SUMMARY}. ` +
