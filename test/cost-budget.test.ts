@@ -192,6 +192,13 @@ describe('--max-cost and budget.maxCostUsd', () => {
     const show = JSON.parse((await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd, home: userHome })).stdout);
     expect(show['budget.maxCostUsd']).toEqual({ value: 0.3, source: expect.stringMatching(/^user config /) });
     expect(show['project budget.maxCostUsd']).toMatchObject({ value: 'ignored', source: expect.stringMatching(/^lower: would raise the limit above 0\.3/) });
+
+    // Nor can it make the budget lax by pricing the model lower than the table: the budget counts the table's prices.
+    const cheap = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
+    const free = { models: { 'gpt-4.1': { pricing: { input: 0, output: 0 } } } };
+    const lax = await runCli([...flags(cheap.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace(free), home: home({ budget: { maxCostUsd: 0.3 } }) });
+    expect(lax.code, lax.stderr).toBe(3);
+    expect(cheap.requests).toHaveLength(1);
   });
 
   it('RPC: the budget stop is a run_settled with stopReason "budget" and its figures, valid against the event schema', async () => {

@@ -5,6 +5,7 @@
 import { mark } from '../core/timings.js';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import { modelInfo } from '../model/models.js';
 import { UnavailableModel } from '../model/unavailable.js';
 import type { SessionStore } from '../session/store.js';
 import type { BudgetPolicy } from '../agent/budget.js';
@@ -110,9 +111,15 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
 }
 
 
-/** The runner's limits from the configuration: the turn cap, and the budget when one is set (its price is known then: config-cost.ts). */
+/**
+ * The runner's limits from the configuration: the turn cap, and the budget when one is set (its
+ * price is known then: config-cost.ts). The budget counts each price at least at the model table's,
+ * so a configured price (an untrusted project's `models` key among them) cannot make it lax.
+ */
 export function runLimits(c: EffectiveConfig): { maxTurns: number; budget?: BudgetPolicy } {
   const maxCostUsd = c.budget.maxCostUsd;
   if (maxCostUsd === undefined || !c.pricing) return { maxTurns: c.maxTurns };
-  return { maxTurns: c.maxTurns, budget: { maxCostUsd, pricing: c.pricing, maxOutputTokens: c.maxOutputTokens } };
+  const table = modelInfo(c.model).pricing;
+  const pricing = table ? { input: Math.max(c.pricing.input, table.input), output: Math.max(c.pricing.output, table.output), cacheRead: c.pricing.cacheRead, cacheWrite: c.pricing.cacheWrite } : c.pricing;
+  return { maxTurns: c.maxTurns, budget: { maxCostUsd, pricing, maxOutputTokens: c.maxOutputTokens } };
 }
