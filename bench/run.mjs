@@ -188,6 +188,12 @@ for (const count of [10_000, 100_000]) {
   await cachingBenchmarks({ root, work, lib, report });
 }
 
+// ---- 15. A lean request: the first request of the read1 case, in bytes (issue 23 §5) ----
+{
+  const { requestSizeBenchmarks } = await import('./request-size.mjs');
+  await requestSizeBenchmarks({ root, work, report });
+}
+
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r.pass);
 console.log(`\n${results.length} benchmarks, ${missed.length} missed their target${missed.length ? ': ' + missed.map((r) => r.name).join('; ') : ''}`);

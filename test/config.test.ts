@@ -82,7 +82,7 @@ describe('resolveConfig precedence', () => {
   it('per-model settings: known models from the table, overrides from config, defaults for unknown models', () => {
     const known = resolveConfig({ flags: { model: 'gpt-4o-mini' }, env: {} });
     expect(known.config.contextWindow).toBe(128_000);
-    expect(known.config.pricing.input).toBeGreaterThan(0);
+    expect(known.config.pricing?.input).toBeGreaterThan(0);
     expect(known.sources.contextWindow).toBe('model table');
     const custom = resolveConfig({
       flags: { model: 'my-llm' },
@@ -91,7 +91,12 @@ describe('resolveConfig precedence', () => {
     });
     expect(custom.config.contextWindow).toBe(32_000);
     expect(custom.config.maxOutputTokens).toBe(8192);
-    expect(custom.config.pricing).toEqual({ input: 1, output: 0, cacheRead: 0, cacheWrite: 0 });
+    // Only an input price: the output price is unknown, so the price is (issue 23 §6: unknown is not $0).
+    expect(custom.config.pricing).toBeUndefined();
+    expect(custom.sources['pricing.output']).toMatch(/^unknown: my-llm is not in the model table; set models\.my-llm\.pricing\.input and \.output/);
+    const priced = resolveConfig({ flags: { model: 'my-llm' }, env: {}, project: { file: 'p', data: { models: { 'my-llm': { pricing: { input: 1, output: 2 } } } } } });
+    expect(priced.config.pricing).toEqual({ input: 1, output: 2, cacheRead: 1, cacheWrite: 1 });
+    expect(priced.sources['pricing.cacheRead']).toBe('default (the input price)');
     expect(custom.sources.contextWindow).toBe('project config p');
     expect(custom.sources.maxOutputTokens).toBe('default (unknown model)');
   });

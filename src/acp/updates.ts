@@ -138,6 +138,7 @@ export function stopReasonOf(reason: RunStopReason): StopReason | 'error' {
       return 'end_turn';
     case 'max_turns':
     case 'loop_detected':
+    case 'budget':
       return 'max_turn_requests';
     case 'refused':
       return 'refusal';

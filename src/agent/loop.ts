@@ -1,7 +1,7 @@
 // The agent loop: project → stream → append → run tools → append results → repeat.
 // Every turn re-projects from the store; there is no message array of its own.
 import { randomUUID } from 'node:crypto';
-import type { EventBody, RunStopReason } from '../core/events.js';
+import type { BudgetStop, EventBody, RunStopReason } from '../core/events.js';
 import {
   addUsage,
   emptyUsage,
@@ -21,6 +21,7 @@ import { projectMessages } from '../session/projector.js';
 import { answerInterruptedCalls } from '../session/repair.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
+import { budgetStop, type BudgetPolicy } from './budget.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
@@ -59,6 +60,8 @@ export interface LoopOptions extends TurnPolicy {
   compaction?: CompactionConfig;
   /** The same call repeated: a warning from `warnAfter`, the run stops at `stopAfter` (default 3 and 6). */
   loopGuard?: LoopGuardSettings;
+  /** The most the run may spend: it stops before a request that could pass it (budget.ts). */
+  budget?: BudgetPolicy;
 }
 
 export interface RunOutcome {
@@ -70,6 +73,8 @@ export interface RunOutcome {
   turns: number;
   toolCalls: number;
   toolErrors: number;
+  /** Set when stopReason is `budget`. */
+  budget?: BudgetStop;
 }
 
 
@@ -149,6 +154,12 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     if (signal.aborted) return finish('aborted', ABORTED);
     const path = store.activePath();
     const messages = projectMessages(path);
+    const over = opts.budget ? budgetStop(opts.budget, outcome.usage.cost, path, messages, { systemPrompt, tools: tools.specs() }) : null;
+    if (over) {
+      outcome.turns--; // the request was not sent
+      outcome.budget = over;
+      return finish('budget');
+    }
     emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
 
     const response = await streamWithRetry(

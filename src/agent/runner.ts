@@ -10,6 +10,7 @@ import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { compactSession, type CompactionConfig, type CompactOutcome } from './compactor.js';
 import { MessageQueue, type Inbox } from './inbox.js';
+import type { BudgetPolicy } from './budget.js';
 import type { LoopGuardSettings } from './loop-guard.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { buildSystemPrompt, sessionStartDate } from './system-prompt.js';
@@ -27,6 +28,8 @@ export interface RunnerOptions extends TurnPolicy {
   compaction?: CompactionConfig;
   /** The loop guard's thresholds (default: warn at 3 repeats, stop at 6). */
   loopGuard?: LoopGuardSettings;
+  /** The most a run may spend (--max-cost): it stops before a request that could pass it. */
+  budget?: BudgetPolicy;
   /**
    * Called as each run (and each manual compaction) begins: what the extensions add to the system
    * prompt for this run (context files, skills), re-read every time, and the moment to start what
@@ -263,6 +266,7 @@ export class SessionRunner {
         promptItem,
         compaction: this.opts.compaction,
         loopGuard: this.opts.loopGuard,
+        budget: this.opts.budget,
       });
       this.warned = true;
     } catch (err) {
@@ -320,6 +324,7 @@ export class SessionRunner {
       durationMs: result.durationMs,
       leafId: result.leafId,
       stats: sessionStats(store),
+      ...(result.budget ? { budget: result.budget } : {}),
     });
     return result;
   }

@@ -1,9 +1,10 @@
-// The system prompt: small on purpose. It states the tools, the workspace and how truncated
-// output continues. The extensions' sections (context files, skills) are appended by the app
-// layer at each run. Tools from elsewhere (MCP servers) are named by their server only: their
-// definitions reach the model anyway, and repeating them here would double their cost.
-// Nothing in it changes from one request of a session to the next (the prompt cache needs a
-// byte-stable prefix): the date is the day the session started, not the day of the request.
+// The system prompt: small on purpose. It states the workspace, names the tools and says how
+// truncated output continues. The extensions' sections (context files, skills) are appended by the
+// app layer at each run. Tools are named, never described: their definitions (name, description,
+// parameters) reach the model anyway, and repeating the descriptions here doubled their cost
+// (issue 23: the first request went from 13.7 KB to under 8 KB). Tools from elsewhere (MCP
+// servers) are named by their server only. Nothing in it changes from one request of a session to
+// the next (the prompt cache needs a byte-stable prefix): the date is the day the session started.
 import type { ToolSpec } from '../core/types.js';
 
 /** `date`: the day the session started (see sessionStartDate); default: today. */
@@ -11,7 +12,7 @@ export function buildSystemPrompt(opts: { cwd: string; tools: readonly ToolSpec[
   const own = opts.tools.filter((t) => !t.source);
   const bySource = new Map<string, number>();
   for (const t of opts.tools) if (t.source) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
-  const tools = own.map((t) => `- ${t.name}: ${t.description}`).join('\n');
+  const tools = own.length ? `- ${own.map((t) => t.name).join(', ')}` : '';
   const external = [...bySource].map(([source, n]) => `- ${n} tool${n === 1 ? '' : 's'} from ${source.replace(/^mcp:/, 'the MCP server ')} (named ${source.replace(/^mcp:/, '')}__TOOL)`);
   const date = (opts.date ?? new Date()).toISOString().slice(0, 10);
   return [

@@ -5,9 +5,11 @@
 import { mark } from '../core/timings.js';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import { modelInfo } from '../model/models.js';
 import { UnavailableModel } from '../model/unavailable.js';
 import type { SessionStore } from '../session/store.js';
-import { loadConfig, UnknownProviderError, type Resolved } from './config.js';
+import type { BudgetPolicy } from '../agent/budget.js';
+import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved } from './config.js';
 import { createModel } from './model-factory.js';
 import { openSession, type OpenedSession } from './session-open.js';
 import type { CreateAgentOptions } from './types.js';
@@ -96,6 +98,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     mcpServers: o.mcpServers,
     contextFiles: o.contextFiles,
     trustWorkspace: o.trustWorkspace,
+    maxCost: o.maxCost,
   };
   try {
     const resolved = loadConfig(cwd, env, flags);
@@ -107,3 +110,16 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
   }
 }
 
+
+/**
+ * The runner's limits from the configuration: the turn cap, and the budget when one is set (its
+ * price is known then: config-cost.ts). The budget counts each price at least at the model table's,
+ * so a configured price (an untrusted project's `models` key among them) cannot make it lax.
+ */
+export function runLimits(c: EffectiveConfig): { maxTurns: number; budget?: BudgetPolicy } {
+  const maxCostUsd = c.budget.maxCostUsd;
+  if (maxCostUsd === undefined || !c.pricing) return { maxTurns: c.maxTurns };
+  const table = modelInfo(c.model).pricing;
+  const pricing = table ? { input: Math.max(c.pricing.input, table.input), output: Math.max(c.pricing.output, table.output), cacheRead: c.pricing.cacheRead, cacheWrite: c.pricing.cacheWrite } : c.pricing;
+  return { maxTurns: c.maxTurns, budget: { maxCostUsd, pricing, maxOutputTokens: c.maxOutputTokens } };
+}

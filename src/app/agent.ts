@@ -17,7 +17,7 @@ import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { Skill } from '../extensions/skills.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
-import { resolveFor, startModelAndSession } from './agent-start.js';
+import { resolveFor, runLimits, startModelAndSession } from './agent-start.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
@@ -335,7 +335,7 @@ class AgentImpl implements Agent {
       model: this.modelAdapter,
       tools: this.tools,
       cwd: this.cwd,
-      maxTurns: c.maxTurns,
+      ...runLimits(c),
       retry: c.retry,
       idleTimeoutMs: c.idleTimeoutMs,
       systemPrompt: this.options.systemPrompt,

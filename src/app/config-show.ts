@@ -55,8 +55,9 @@ export function showConfig(resolved: Resolved, env: Readonly<Record<string, stri
     { key: 'cache.retention', value: c.cache.retention, source: s['cache.retention'] ?? 'default' },
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-    rows.push({ key: `pricing.${k}`, value: c.pricing[k], source: s[`pricing.${k}`] });
+    rows.push({ key: `pricing.${k}`, value: c.pricing?.[k] ?? 'unknown', source: s[`pricing.${k}`] });
   }
+  rows.push({ key: 'budget.maxCostUsd', value: c.budget.maxCostUsd ?? '(none)', source: s['budget.maxCostUsd'] });
   rows.push(...trustRows(resolved));
   return rows;
 }

@@ -9,6 +9,7 @@ import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox.js';
 import { checkConfig } from './config-check.js';
+import { costSettings } from './config-cost.js';
 import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
@@ -59,6 +60,8 @@ export interface ConfigFile {
   contextFiles?: { enabled?: boolean; maxBytes?: number };
   /** Prompt caching: how long the provider keeps the cached prefix ("none", "5m", "1h"). */
   cache?: { retention?: CacheRetention };
+  /** The most a run may spend, in US dollars (--max-cost). */
+  budget?: { maxCostUsd?: number };
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -83,7 +86,9 @@ export interface EffectiveConfig {
   retry: RetryPolicy;
   contextWindow: number;
   maxOutputTokens: number;
-  pricing: Pricing;
+  /** Undefined: unknown (config-cost.ts), shown as "cost unknown". budget: the most a run may spend (US$), with a known price only. */
+  pricing: Pricing | undefined;
+  budget: { maxCostUsd: number | undefined };
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
@@ -148,6 +153,8 @@ export interface ConfigFlags {
   contextFiles?: boolean;
   /** --trust-workspace: trust the workspace's own config (widening keys, hooks, MCP servers) for this run. */
   trustWorkspace?: boolean;
+  /** --max-cost USD. */
+  maxCost?: number;
 }
 
 export interface ConfigInputs {
@@ -255,7 +262,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     retry: { ...DEFAULT_RETRY, ...(v.retry as Partial<RetryPolicy>) },
     contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
-    pricing: { ...known.pricing, ...override.pricing },
+    ...costSettings({ model, provider, known, preset, override: override.pricing, maxCostFlag: flags.maxCost, budget: v.budget, sources }),
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
     ...toolSettings(inputs, v, sources),
@@ -277,7 +284,6 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     if (result.compaction[k] >= window) throw new UsageError(`compaction.${k} (${result.compaction[k]}, from ${sources[`compaction.${k}`]}) must be smaller than the context window (${window})`);
   }
   sources.maxOutputTokens = modelSource('maxOutputTokens') ?? tableSource;
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite']) sources[`pricing.${k}`] = modelSource(`pricing.${k}`) ?? tableSource;
   return { config: result, sources };
 }
 

@@ -19,6 +19,7 @@ export const AGENT_FLAGS = {
   fork: { type: 'string' },
   'no-session': { type: 'boolean', default: false },
   'max-turns': { type: 'string' },
+  'max-cost': { type: 'string' },
   'read-only': { type: 'boolean', default: false },
   'no-compact': { type: 'boolean', default: false },
   'context-window': { type: 'string' },
@@ -49,6 +50,7 @@ export const AGENT_FLAGS_HELP = {
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
   --record FILE       save the model's responses to FILE in the script format (replay with --script)`,
   tools: `  --max-turns N       stop after N model turns (default 50)
+  --max-cost USD      stop before a request that could take the run past USD dollars (exit 3; needs known prices)
   --read-only         deny tools that change anything (only read-only tools run)
   --no-compact        never compact automatically (not even when the context overflows)
   --context-window N  the model's context window in tokens, for this run (compaction is relative to it)`,
@@ -72,6 +74,8 @@ export interface AgentFlags {
   baseUrl?: string;
   apiKey?: string;
   maxTurns?: number;
+  /** --max-cost USD. */
+  maxCost?: number;
   script?: string;
   record?: string;
   readOnly: boolean;
@@ -112,6 +116,12 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
     maxTurns = n;
   }
+  let maxCost: number | undefined;
+  if (v['max-cost'] !== undefined) {
+    const n = Number(v['max-cost'].replace(/^\$/, ''));
+    if (v['max-cost'].trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--max-cost must be an amount of US dollars > 0, e.g. 0.50, got "${v['max-cost']}"`);
+    maxCost = n;
+  }
   let contextWindow: number | undefined;
   if (v['context-window'] !== undefined) {
     const n = Number(v['context-window']);
@@ -147,6 +157,7 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     baseUrl: v['base-url'],
     apiKey: v['api-key'],
     maxTurns,
+    ...(maxCost !== undefined ? { maxCost } : {}),
     script: v.script,
     record: v.record,
     readOnly: v['read-only'] ?? false,

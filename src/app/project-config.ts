@@ -68,6 +68,7 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
     current: (c) => RETENTION_LEVEL(c.cache.retention),
     level: RETENTION_LEVEL,
   },
+  'budget.maxCostUsd': { effect: 'lower', why: 'a limit', current: (c) => c.budget.maxCostUsd ?? Infinity },
 };
 
 /** One key of the project config and what became of it. */
@@ -146,7 +147,7 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
         break;
       case 'lower': {
         const current = found!.rule.current!(without!);
-        if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${current} without it)`);
+        if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${Number.isFinite(current) ? current : 'none'} without it)`);
         else decide(false, `would raise the limit above ${current}; ${trustHint}`);
         break;
       }

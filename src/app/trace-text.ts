@@ -3,6 +3,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { redactSecrets } from '../core/redact.js';
 import { preview, textOf } from '../core/types.js';
+import { costText } from '../core/cost-text.js';
 
 export function parseTrace(text: string, label: string): { events: AgentEvent[]; problems: string[] } {
   const events: AgentEvent[] = [];
@@ -103,7 +104,7 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         const u = e.usage;
         out.push('');
         out.push(`Settled: ${e.stopReason} after ${e.turns} turn${e.turns === 1 ? '' : 's'} · ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} (${e.toolErrors} failed) · ${e.durationMs} ms`);
-        out.push(`  tokens: ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · cost $${u.cost.toFixed(4)}`);
+        out.push(`  tokens: ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · ${u.costUnknown ? costText(u) : `cost ${costText(u)}`}`);
         if (e.error) out.push(`  error (${e.error.kind}${e.error.retryable ? ', retryable' : ''}): ${e.error.message}`);
         if (e.refusal) out.push(`  refused (${e.refusal.reason}${e.refusal.category ? `, ${e.refusal.category}` : ''}): ${e.refusal.explanation ?? 'no explanation given'}`);
         out.push('');

@@ -42,6 +42,8 @@ export interface CreateAgentOptions {
   apiKey?: string;
   baseUrl?: string;
   maxTurns?: number;
+  /** The most a run may spend, in US dollars (`--max-cost`): it stops (stopReason "budget") before a request that could pass it. Needs known prices. */
+  maxCost?: number;
   /** false: never compact automatically (the overflow path included). Default: the config (on). */
   compact?: boolean;
   /** The model's context window in tokens (overrides the model table and config). */

@@ -6,7 +6,7 @@ export const EXIT = {
   error: 1,
   /** The command line or an input file was wrong; nothing ran. */
   usage: 2,
-  /** The run was stopped by a limit (--max-turns). */
+  /** The run was stopped by a limit (--max-turns, or --max-cost before a request could pass the budget). */
   limit: 3,
   /** The model refused, or the provider's content filter stopped the response. */
   refused: 4,

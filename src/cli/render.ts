@@ -3,6 +3,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { preview, textOf, type Refusal, type Usage } from '../core/types.js';
 import { describeCacheShare } from '../core/cache-share.js';
+import { costText } from '../core/cost-text.js';
 
 export { preview };
 
@@ -102,7 +103,7 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
       case 'run_settled': {
         endLine();
         const u = event.usage;
-        const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${cacheNote(u)}${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`;
+        const summary = `${event.stopReason} · ${event.turns} turn${event.turns === 1 ? '' : 's'} · ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}${event.toolErrors ? ` (${event.toolErrors} failed)` : ''} · ${u.input} in / ${u.output} out tokens${cacheNote(u)}${u.cost || u.costUnknown ? ` · ${costText(u)}` : ''}`;
         // A failed run's one-line explanation comes from the CLI, which knows the configuration.
         if (event.stopReason === 'max_turns') stderr.write(`mini-agent: stopped after ${event.turns} turns: the run reached --max-turns\n`);
         if (event.stopReason === 'aborted') stderr.write('mini-agent: aborted\n');

@@ -8,6 +8,7 @@ import { showConfig } from '../app/config-show.js';
 import { AgentExtensions } from '../app/extensions.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
+import { budgetLine } from '../core/cost-text.js';
 import { redactSecrets } from '../core/redact.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { mark } from '../core/timings.js';
@@ -82,12 +83,14 @@ export async function runCommand(args: RunArgs): Promise<number> {
     for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
     if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');
+    if (result.budget) err.write(`mini-agent: ${budgetLine(result.budget)}\n`);
     switch (result.stopReason) {
       case 'completed':
         return EXIT.completed;
       case 'refused':
         return EXIT.refused;
       case 'max_turns':
+      case 'budget':
         return EXIT.limit;
       case 'loop_detected':
         return EXIT.loopDetected;
@@ -173,6 +176,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
     mcpConfig: a.mcpConfig,
     contextFiles: a.contextFiles,
     trustWorkspace: a.trustWorkspace,
+    maxCost: a.maxCost,
   });
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).

@@ -25,6 +25,7 @@ export const UsageSchema = Type.Object({
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
   cost: Type.Number({ description: 'US dollars' }),
+  costUnknown: Type.Optional(Type.Boolean({ description: 'true: some tokens had no known price; cost leaves them out (additive in 3)' })),
 });
 export function lits<const T extends readonly string[]>(...values: T): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
   return Type.Union(values.map((v) => Type.Literal(v))) as never;
@@ -84,7 +85,11 @@ export const SessionStatsSchema = Type.Object({
 });
 export const CompactionReasonSchema = lits('threshold', 'overflow', 'manual');
 export const QueueItemSchema = Type.Object({ id: Str, kind: lits('steer', 'follow_up'), text: Str });
-const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns', 'loop_detected');
+const RunStop = lits('completed', 'refused', 'aborted', 'error', 'max_turns', 'loop_detected', 'budget');
+const BudgetStopSchema = Type.Object(
+  { maxCostUsd: Type.Number(), spentUsd: Type.Number(), nextRequestUsd: Type.Number() },
+  { description: 'stopReason "budget": the budget (--max-cost), what the run had spent, and what the next request could have cost (additive in 3)' },
+);
 
 const common = {
   schemaVersion: Type.Integer({ minimum: 1 }),
@@ -185,6 +190,7 @@ export const AgentEventSchema = Type.Union(
       durationMs: Type.Number(),
       leafId: Type.Union([Str, Type.Null()]),
       stats: SessionStatsSchema,
+      budget: Type.Optional(BudgetStopSchema),
     }, 'Last event of a run: the session is flushed; stop reason, error and usage totals.'),
   ],
   {

@@ -37,7 +37,8 @@ export interface SessionStats {
  * `compaction_start`, `compaction_end`.
  * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
  * `permission_request` and `permission_decision`.
- * Additive in 3: `run_settled.cacheHitShare`.
+ * Additive in 3: `run_settled.cacheHitShare`; `usage.costUnknown`; `stopReason: "budget"` with
+ * `run_settled.budget` (only with a budget the client set: --max-cost, budget.maxCostUsd).
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
@@ -45,7 +46,14 @@ export const EVENT_SCHEMA_VERSION = 3;
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';
 
 /** How a run ended. */
-export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns' | 'loop_detected';
+export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns' | 'loop_detected' | 'budget';
+
+/** Why a run stopped for its budget (stopReason `budget`): the limit, what was spent, what the next request could have cost (US dollars). */
+export interface BudgetStop {
+  maxCostUsd: number;
+  spentUsd: number;
+  nextRequestUsd: number;
+}
 
 export interface ToolResultSummary {
   content: TextContent[];
@@ -175,6 +183,8 @@ export type EventBody =
       leafId: string | null;
       /** Totals for the whole session, its active path and this run. */
       stats: SessionStats;
+      /** Set when stopReason is `budget`. */
+      budget?: BudgetStop;
     };
 
 /** Every event carries the schema version, a sequence number (monotonic within a run) and a time (ms since epoch). */

@@ -47,8 +47,10 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
-  /** Cost in US dollars, when prices are known. */
+  /** Cost in US dollars of what was priced (0 when nothing was). */
   cost: number;
+  /** Some of these tokens had no known price (a model missing from the table, without configured prices): `cost` leaves them out, and displays say "cost unknown". */
+  costUnknown?: boolean;
 }
 
 /**
@@ -134,6 +136,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
     cost: a.cost + b.cost,
+    ...(a.costUnknown || b.costUnknown ? { costUnknown: true } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { cacheHitShare } from '../core/cache-share.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
+import { costText } from '../core/cost-text.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -171,7 +172,7 @@ const COMMANDS: Command[] = [
       const u = stats.session.usage;
       ctx.print([
         `model ${st.model.provider}/${st.model.id} · session ${st.session.name ?? st.session.id}`,
-        `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write (${shareText(u)}) · cost $${u.cost.toFixed(4)} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
+        `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write (${shareText(u)}) · ${u.costUnknown ? costText(u) : `cost ${costText(u)}`} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,
         `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,

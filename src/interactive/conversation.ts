@@ -15,6 +15,7 @@ import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
+import { budgetLine } from '../core/cost-text.js';
 
 export interface ConversationOptions {
   color: boolean;
@@ -290,10 +291,11 @@ export class Conversation {
     else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
     else if (e.stopReason === 'max_turns') this.screen.print([this.p.yellow(`stopped after ${e.turns} turns (the turn limit)`)]);
     else if (e.stopReason === 'loop_detected') this.screen.print([this.p.yellow('stopped: the same tool call again and again (loop detected)')]);
+    else if (e.stopReason === 'budget' && e.budget) this.screen.print([this.p.yellow(budgetLine(e.budget))]);
     const st = this.agent.state();
     this.screen.print([
       statusLine(
-        { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
+        { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
         this.p,
       ),
       '',

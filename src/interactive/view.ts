@@ -5,6 +5,7 @@ import stringWidth from 'string-width';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { sanitizeForTerminal } from './terminal-text.js';
+import { costText } from '../core/cost-text.js';
 
 export interface Paint {
   dim(s: string): string;
@@ -94,6 +95,7 @@ export interface StatusFacts {
   input: number;
   output: number;
   cost: number;
+  costUnknown?: boolean;
   contextFraction: number | null;
   session: string;
 }
@@ -101,7 +103,7 @@ export interface StatusFacts {
 /** After each run: model, tokens in and out, cost, context use, session. */
 export function statusLine(s: StatusFacts, p: Paint): string {
   const tokens = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n));
-  const parts = [s.model, `↑${tokens(s.input)} ↓${tokens(s.output)}`, `$${s.cost.toFixed(4)}`, s.contextFraction === null ? 'context ?' : `context ${Math.round(s.contextFraction * 100)}%`, s.session];
+  const parts = [s.model, `↑${tokens(s.input)} ↓${tokens(s.output)}`, costText(s), s.contextFraction === null ? 'context ?' : `context ${Math.round(s.contextFraction * 100)}%`, s.session];
   return p.dim(parts.join(' · '));
 }
 

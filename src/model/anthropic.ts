@@ -10,6 +10,7 @@ import { createHttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
 import { cachedCost } from './cache.js';
 import type { AdapterConfig } from './models.js';
+import { pricedUsage } from './priced-usage.js';
 import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
@@ -267,7 +268,10 @@ class Accumulator {
     if (typeof u.output_tokens === 'number') usage.output = u.output_tokens;
     const oneHour = u.cache_creation?.ephemeral_1h_input_tokens;
     if (typeof oneHour === 'number') this.oneHourWrites = oneHour;
-    usage.cost = cachedCost(usage, this.cfg.pricing, this.cfg.cacheRetention, this.oneHourWrites);
+    const pricing = this.cfg.pricing;
+    // Cache writes at their own rates (5m or 1h) when the price is known; `costUnknown` when not.
+    if (pricing) usage.cost = cachedCost(usage, pricing, this.cfg.cacheRetention, this.oneHourWrites);
+    else Object.assign(usage, pricedUsage(usage, undefined));
   }
 
   /** The completed message: calls still open are closed (cut off when the stop reason is length). */

@@ -13,6 +13,8 @@ export interface ProviderPreset {
   /** Local servers need no key. */
   keyOptional?: boolean;
   defaultModel: string;
+  /** The price of every model of this provider the model table does not know (ollama: a local server, $0). Without it such a model's price is unknown. */
+  pricing?: Pricing;
 }
 
 export const PROVIDERS: Readonly<Record<string, ProviderPreset>> = {
@@ -20,7 +22,7 @@ export const PROVIDERS: Readonly<Record<string, ProviderPreset>> = {
   anthropic: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY', defaultModel: 'claude-sonnet-5-5' },
   deepseek: { api: 'openai', baseUrl: 'https://api.deepseek.com/v1', apiKeyEnv: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat' },
   openrouter: { api: 'openai', baseUrl: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', defaultModel: 'openai/gpt-4.1-mini' },
-  ollama: { api: 'openai', baseUrl: 'http://localhost:11434/v1', keyOptional: true, defaultModel: 'qwen3:8b' },
+  ollama: { api: 'openai', baseUrl: 'http://localhost:11434/v1', keyOptional: true, defaultModel: 'qwen3:8b', pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
   'openai-compatible': { api: 'openai', baseUrl: 'http://localhost:8000/v1', apiKeyEnv: 'OPENAI_API_KEY', defaultModel: 'default' },
 };
 
@@ -45,16 +47,15 @@ export type ReasoningControl = 'none' | 'budget' | 'adaptive' | 'effort' | 'alwa
 export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
-  pricing: Pricing;
+  /** Undefined: not known (a model missing from the table); costs are then shown as "cost unknown", never $0. */
+  pricing?: Pricing;
   /** The model takes images in its input (both in prompts and in tool results). */
   images: boolean;
   reasoning: ReasoningControl;
 }
 
-const FREE: Pricing = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-
-/** Defaults for models this table does not know: conservative limits, no price, no images, no reasoning control. */
-export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 128_000, maxOutputTokens: 8_192, pricing: FREE, images: false, reasoning: 'none' };
+/** Defaults for models this table does not know: conservative limits, an unknown price, no images, no reasoning control. */
+export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 128_000, maxOutputTokens: 8_192, images: false, reasoning: 'none' };
 
 type Row = [prefix: string, info: ModelInfo];
 const row = (prefix: string, contextWindow: number, maxOutputTokens: number, pricing: Pricing, images: boolean, reasoning: ReasoningControl): Row => [
@@ -115,7 +116,8 @@ export interface AdapterConfig {
   /** Undefined for servers that need no key. */
   apiKey?: string;
   maxOutputTokens: number;
-  pricing: Pricing;
+  /** Undefined: the price is unknown; usage then carries `costUnknown`. */
+  pricing?: Pricing;
   /** Per-request timeout in ms (the SDK's own); the retry layer decides what happens next. */
   timeoutMs?: number;
   /** Prompt caching (cache.retention): Anthropic cache breakpoints and their time to live; absent: none. */

@@ -10,7 +10,8 @@ import type {
 import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
 import { takesPromptCacheKey } from './cache.js';
-import { computeCost, type AdapterConfig } from './models.js';
+import type { AdapterConfig } from './models.js';
+import { pricedUsage } from './priced-usage.js';
 
 /** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
 export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
@@ -119,7 +120,7 @@ export function toUsage(u: ChunkUsage | null | undefined, pricing: AdapterConfig
   // OpenAI: prompt_tokens_details.cached_tokens; DeepSeek: prompt_cache_hit_tokens.
   const cached = Math.min(prompt, num(u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens));
   const usage = { input: prompt - cached, output: num(u.completion_tokens), cacheRead: cached, cacheWrite: 0 };
-  return { ...usage, cost: computeCost(usage, pricing) };
+  return pricedUsage(usage, pricing);
 }
 
 function num(v: unknown): number {

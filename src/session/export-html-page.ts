@@ -218,7 +218,7 @@ ${MARKDOWN_BUILDER}
     if (m.stopReason === 'error' || m.stopReason === 'aborted') a.append(el('p', 'error', '\\u2717 ' + m.stopReason + (m.errorMessage ? ': ' + m.errorMessage : '')));
     var u = m.usage || {}, bits = [];
     if (m.model) bits.push(m.model + (m.provider ? ' (' + m.provider + ')' : ''));
-    bits.push((u.input || 0) + ' in', (u.output || 0) + ' out', '$' + (u.cost || 0).toFixed(4), m.stopReason);
+    bits.push((u.input || 0) + ' in', (u.output || 0) + ' out', u.costUnknown ? 'cost unknown' : '$' + (u.cost || 0).toFixed(4), m.stopReason);
     a.append(el('div', 'usage', bits.join(' \\u00b7 ')));
     return a;
   }

@@ -14,6 +14,7 @@ import { modelsOf } from './export-text.js';
 import { markdownToNodes, type HtmlNode } from './markdown-html.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
+import { costText } from '../core/cost-text.js';
 
 /** The Content-Security-Policy of every export: the page's own script (by its hash) and inline styles, nothing else. */
 export const EXPORT_CSP = `default-src 'none'; script-src 'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -105,7 +106,7 @@ function headerMeta(store: SessionStore, entries: ContentEntry[], path: ContentE
     ...(models.length ? [item('Model', models.join(', '), 'model')] : []),
     item('Entries', `${entries.length} · ${branches} ${branches === 1 ? 'branch' : 'branches'} · active path ${path.length}`, 'entries'),
     item('Tokens', `${session.usage.input} in · ${session.usage.output} out · ${session.usage.cacheRead} cache read · ${session.usage.cacheWrite} cache write`, 'tokens'),
-    item('Cost', `$${session.usage.cost.toFixed(4)}`, 'cost'),
+    item('Cost', costText(session.usage), 'cost'),
     item('Turns', String(session.turns), 'turns'),
     item('Tool calls', `${session.toolCalls} (${session.toolErrors} failed)`, 'tools'),
     item('Compactions', String(session.compactions), 'compactions'),
@@ -113,7 +114,7 @@ function headerMeta(store: SessionStore, entries: ContentEntry[], path: ContentE
     ...(session.wallTimeMs > 0 ? [item('Run time', `${(session.wallTimeMs / 1000).toFixed(1)} s`, 'time')] : []),
   ];
   if (branches > 1) {
-    rows.push(item('Active path', `${active.turns} turns · ${active.toolCalls} tool calls · ${active.usage.input} in / ${active.usage.output} out · $${active.usage.cost.toFixed(4)}`, 'active'));
+    rows.push(item('Active path', `${active.turns} turns · ${active.toolCalls} tool calls · ${active.usage.input} in / ${active.usage.output} out · ${costText(active.usage)}`, 'active'));
   }
   return `<dl id="stats">${rows.join('')}</dl>`;
 }

@@ -5,6 +5,7 @@ import type { AssistantMessage, ToolCall, ToolResultMessage } from '../core/type
 import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
+import { costText } from '../core/cost-text.js';
 
 /** Lines of a tool result shown in Markdown; the rest is counted, not shown. */
 export const RESULT_LINES = 20;
@@ -61,7 +62,7 @@ function statsLines(s: Stats): string[] {
   const u = s.usage;
   const lines = [
     `**Tokens:** ${u.input} in · ${u.output} out · ${u.cacheRead} cache read · ${u.cacheWrite} cache write`,
-    `**Cost:** $${u.cost.toFixed(4)}`,
+    `**Cost:** ${costText(u)}`,
     `**Turns:** ${s.turns} · **Tool calls:** ${s.toolCalls} (${s.toolErrors} failed) · **Compactions:** ${s.compactions}`,
   ];
   if (s.wallTimeMs > 0) lines.push(`**Run time:** ${(s.wallTimeMs / 1000).toFixed(1)} s`);
@@ -69,7 +70,7 @@ function statsLines(s: Stats): string[] {
 }
 
 function statsSummary(s: Stats): string {
-  return `${s.turns} turns · ${s.toolCalls} tool calls (${s.toolErrors} failed) · ${s.usage.input} in / ${s.usage.output} out tokens · $${s.usage.cost.toFixed(4)}`;
+  return `${s.turns} turns · ${s.toolCalls} tool calls (${s.toolErrors} failed) · ${s.usage.input} in / ${s.usage.output} out tokens · ${costText(s.usage)}`;
 }
 
 /** The index on the path of the first entry the last compaction kept (entries before it were summarized). */

@@ -26,6 +26,7 @@ export function statsOf(entries: Iterable<SessionEntry>, runs: readonly RunEntry
       s.usage.cacheRead += u?.cacheRead ?? 0;
       s.usage.cacheWrite += u?.cacheWrite ?? 0;
       s.usage.cost += u?.cost ?? 0;
+      if (u?.costUnknown) s.usage.costUnknown = true;
     } else if (m.role === 'toolResult') {
       s.toolCalls++;
       if (m.isError) s.toolErrors++;

@@ -5,6 +5,7 @@ import { preview } from '../core/types.js';
 import type { ContentEntry } from './entries.js';
 import type { SessionStore } from './store.js';
 import { describeEntry } from './tree-json.js';
+import { costText } from '../core/cost-text.js';
 
 export function formatTree(store: SessionStore, width = 72): string {
   const active = new Set(store.activePath().map((e) => e.id));
@@ -51,7 +52,7 @@ export function formatTree(store: SessionStore, width = 72): string {
 
 function statsLine(label: string, s: Stats): string {
   const u = s.usage;
-  return `${label.padEnd(12)} ${s.turns} turns · ${s.toolCalls} tool calls (${s.toolErrors} failed) · ${s.compactions} compactions · tokens ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · $${u.cost.toFixed(4)} · ${(s.wallTimeMs / 1000).toFixed(1)} s`;
+  return `${label.padEnd(12)} ${s.turns} turns · ${s.toolCalls} tool calls (${s.toolErrors} failed) · ${s.compactions} compactions · tokens ${u.input} in / ${u.output} out / ${u.cacheRead} cache read / ${u.cacheWrite} cache write · ${costText(u)} · ${(s.wallTimeMs / 1000).toFixed(1)} s`;
 }
 
 export function formatStats(store: SessionStore, stats: SessionStats): string {
@@ -63,7 +64,7 @@ export function formatStats(store: SessionStore, stats: SessionStats): string {
   ];
   const r = stats.lastRun;
   if (r) {
-    lines.push(`${'last run:'.padEnd(12)} ${r.stopReason} · ${r.turns} turns · ${r.toolCalls} tool calls (${r.toolErrors} failed) · tokens ${r.usage.input} in / ${r.usage.output} out · $${r.usage.cost.toFixed(4)} · ${(r.durationMs / 1000).toFixed(1)} s`);
+    lines.push(`${'last run:'.padEnd(12)} ${r.stopReason} · ${r.turns} turns · ${r.toolCalls} tool calls (${r.toolErrors} failed) · tokens ${r.usage.input} in / ${r.usage.output} out · ${costText(r.usage)} · ${(r.durationMs / 1000).toFixed(1)} s`);
   }
   return lines.join('\n') + '\n\n';
 }

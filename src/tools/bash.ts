@@ -107,9 +107,9 @@ export type BashResultDetails = {
 function params(defaultTimeout: number, maxTimeout: number) {
   return Type.Object(
     {
-      command: Type.String({ description: 'The command to run with bash, in the workspace folder' }),
+      command: Type.String({ description: 'The bash command' }),
       timeout: Type.Optional(
-        Type.Number({ exclusiveMinimum: 0, description: `Timeout in seconds (default ${defaultTimeout}, at most ${maxTimeout}: a larger value is lowered to it)` }),
+        Type.Number({ exclusiveMinimum: 0, description: `Seconds (default ${defaultTimeout}, at most ${maxTimeout})` }),
       ),
       sandbox: Type.Optional(Type.Boolean({ description: 'false: unsandboxed (asks the user)' })),
       network: Type.Optional(Type.Boolean({ description: 'true: with network (asks the user)' })),
@@ -173,15 +173,11 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
   return {
     name: 'bash',
     description:
-      'Run a shell command with bash in the workspace folder; returns its output (stdout and stderr merged, in order) and exit code. ' +
-      'stdin is empty (/dev/null) and there is no terminal: nothing can prompt for input. ' +
-      `Timeout: ${defaultTimeout} s unless \`timeout\` (seconds, at most ${maxTimeout}) says otherwise; on timeout the command and every process it started are stopped. ` +
-      'The call ends when the command exits: processes it left running in the background are stopped then, so this cannot start a server or watcher that keeps running. ' +
-      `Output is cleaned (colors and terminal escapes removed, progress lines reduced to their last state, binary data replaced by a note) and only its last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} are shown; ` +
-      'when something is not shown, the full output is saved to a file whose path is given (read it with this tool: grep, sed -n, tail). ' +
-      'Output goes to a file: write to stderr with >&2, not > /dev/stderr (that reopens the file and erases what came before). ' +
-      `${SCRUB_SUMMARY}; PAGER and GIT_PAGER are cat. ` +
-      'Runs sandboxed where possible (only the workspace and /tmp writable, no network); if the sandbox caused a failure the result says so, and `network: true` or `sandbox: false` retries after the user approves.',
+      'Run a bash command in the workspace folder; returns its output (stdout and stderr merged) and exit code. No stdin or terminal: nothing can prompt for input. ' +
+      `Timeout ${defaultTimeout} s. When it exits or times out, every process it started is stopped (no lasting servers or watchers). ` +
+      `Only the last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} of the cleaned output are shown; the full output is then saved to a file whose path is given. ` +
+      `Write to stderr with >&2, not > /dev/stderr. ${SCRUB_SUMMARY}. ` +
+      'Sandboxed where possible (writable: workspace and /tmp; no network); if the sandbox caused a failure the result says so: retry with network: true or sandbox: false, which asks the user.',
     parameters: params(defaultTimeout, maxTimeout),
     risk: 'execute',
     selfTruncating: true,

@@ -21,8 +21,8 @@ import { displayPath, resolveForWrite } from './workspace.js';
 
 const EditSchema = Type.Object(
   {
-    oldText: Type.String({ description: 'The text to replace, copied exactly from the file (whitespace and indentation included), with enough surrounding lines to occur only once' }),
-    newText: Type.String({ description: 'The text to put in its place' }),
+    oldText: Type.String({ description: 'Exact text from the file, unique in it' }),
+    newText: Type.String({ description: 'Replacement' }),
   },
   { additionalProperties: false },
 );
@@ -30,11 +30,11 @@ const EditList = Type.Array(EditSchema, { minItems: 1 });
 
 const Params = Type.Object(
   {
-    path: Type.String({ description: 'File path, relative to the workspace' }),
-    edits: Type.Union([EditList, Type.String({ description: 'The same array, JSON-encoded' })], {
-      description: 'The replacements: an array of {oldText, newText} objects, even for a single edit',
+    path: Type.String(),
+    edits: Type.Union([EditList, Type.String({ description: 'The array as JSON' })], {
+      description: 'Array of {oldText, newText}, even for one edit',
     }),
-    replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence of each oldText, instead of requiring exactly one (default false)' })),
+    replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence of each oldText (default: it must occur once)' })),
   },
   { additionalProperties: false },
 );
@@ -66,12 +66,10 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
   return {
     name: 'edit_file',
     description:
-      'Edit an existing text file by replacing text: edits is an array of {oldText, newText} (always an array, even for one edit). ' +
-      'Each oldText must be copied exactly from the file, whitespace and indentation included (read_file shows no line numbers; never add any), ' +
-      'and must occur exactly once: include enough surrounding lines to single it out, or set replaceAll to replace every occurrence. ' +
-      'All edits are located in the original file and applied together, or none is; they must not overlap. ' +
-      "The file's line endings (CRLF or LF) and byte order mark are kept. When an oldText has no exact match, a match ignoring " +
-      'whitespace or quote/dash styles is tried, and the result says so. Returns a diff of the change. To create or replace a whole file, use write_file.',
+      'Replace text in an existing file. Each oldText must be copied exactly from the file, whitespace and indentation included ' +
+      '(read_file shows no line numbers; never add any), and occur exactly once: include surrounding lines to single it out, or set replaceAll. ' +
+      'Edits are located in the original file, must not overlap, and apply all or none. Line endings and BOM are kept. ' +
+      'Without an exact match, a match ignoring whitespace or quote/dash styles is tried and reported. Returns a diff.',
     parameters: Params,
     risk: 'write',
     paths: (args, ctx) => [resolveForWrite(ctx, args.path)],

@@ -14,7 +14,7 @@ export const ALWAYS_KEPT: readonly string[] = ['PATH', 'HOME', 'PWD', 'LANG', 'T
 
 /** What the scrub removes, in words, for the bash tool's description (the model reads it). */
 export const SCRUB_SUMMARY =
-  'Environment variables that may hold secrets are removed: names containing KEY, TOKEN, SECRET, PASSWORD, PASSWD, _PASS, _PWD, CREDENTIAL, AUTH, COOKIE, SESSION, PRIVATE, WEBHOOK or DSN (or the word PAT), and values that are URLs with a password or look like keys';
+  'Secret-looking variables (KEY, TOKEN, PASSWORD, …) are removed';
 
 export interface ScrubOptions {
   /** Names or simple globs (`*` any run of characters, `?` one) kept even if they look secret. */

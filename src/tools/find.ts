@@ -19,11 +19,10 @@ const Params = Type.Object(
   {
     glob: Type.String({
       minLength: 1,
-      description:
-        'Glob over paths from the workspace root: "*.ts" (no "/": matches the name at any depth), "src/**/*.test.ts", "**/fixtures/" (a final "/": folders only)',
+      description: '"*.ts" (no "/": the name, at any depth), "src/**/*.test.ts" (the path), "**/fixtures/" (final "/": folders only)',
     }),
-    path: Type.Optional(Type.String({ description: 'Folder to search in, relative to the workspace (default ".")' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: FIND_MAX_LIMIT, description: `Most paths to show (default ${FIND_DEFAULT_LIMIT})` })),
+    path: Type.Optional(Type.String({ description: 'Folder to search (default ".")' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: FIND_MAX_LIMIT, description: `Most paths (default ${FIND_DEFAULT_LIMIT})` })),
   },
   { additionalProperties: false },
 );
@@ -40,9 +39,8 @@ export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args>
   return {
     name: 'find',
     description:
-      'Find files and folders in the workspace by a glob over their paths ("*.ts", "src/**/*.test.ts", "**/fixtures/" for folders only). ' +
-      'Prints one path per line, sorted, folders ending with "/". Files ignored by .gitignore and .git are skipped; symbolic links are listed, not followed. ' +
-      `At most limit paths (default ${FIND_DEFAULT_LIMIT}, at most ${FIND_MAX_LIMIT}); a last line says how many were left out.`,
+      'Find files and folders by a glob over their paths from the workspace root. One path per line, sorted; folders end with "/". ' +
+      'Skips .gitignored entries and .git. At most limit paths; a last line says how many were left out.',
     parameters: Params,
     risk: 'read',
     selfTruncating: true,

@@ -33,17 +33,17 @@ const Params = Type.Object(
   {
     pattern: Type.String({
       minLength: 1,
-      description: 'A JavaScript regular expression matched against each line (or plain text, with literal: true)',
+      description: 'JavaScript regular expression matched against each line',
     }),
-    path: Type.Optional(Type.String({ description: 'File or folder to search, relative to the workspace (default ".")' })),
+    path: Type.Optional(Type.String({ description: 'File or folder to search (default ".")' })),
     glob: Type.Optional(
-      Type.String({ description: 'Only search files whose path matches this glob: "*.ts" (no "/": matches the file name) or "src/**/*.test.ts" (the path from the workspace root)' }),
+      Type.String({ description: 'Only files matching this glob: "*.ts" (no "/": the file name) or "src/**/*.test.ts" (the path)' }),
     ),
-    ignoreCase: Type.Optional(Type.Boolean({ description: 'Match letters in either case' })),
-    literal: Type.Optional(Type.Boolean({ description: 'Search for the pattern as plain text (no regular expression)' })),
-    context: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONTEXT, description: 'Lines to show before and after each matching line' })),
+    ignoreCase: Type.Optional(Type.Boolean({ description: 'Case-insensitive' })),
+    literal: Type.Optional(Type.Boolean({ description: 'The pattern is plain text, not a regex' })),
+    context: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONTEXT, description: 'Lines shown around each match' })),
     limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines to show (default ${GREP_DEFAULT_LIMIT})` }),
+      Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines (default ${GREP_DEFAULT_LIMIT})` }),
     ),
   },
   { additionalProperties: false },
@@ -63,10 +63,9 @@ export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args>
   return {
     name: 'grep',
     description:
-      'Search file contents in the workspace for a JavaScript regular expression (or plain text with literal: true), line by line. ' +
-      'Prints `path:line:text` per matching line (`path-line-text` for context lines, groups separated by `--`), sorted by path then line. ' +
-      'Files ignored by .gitignore, .git and binary files are skipped; symbolic links are not followed. ' +
-      `At most limit matching lines (default ${GREP_DEFAULT_LIMIT}, at most ${GREP_MAX_LIMIT}) and ${formatBytes(limits.maxBytes)}; a last line says what was left out.`,
+      'Search file contents line by line for a regex (or plain text with literal: true); prints `path:line:text` per match, sorted. ' +
+      'Skips .gitignored, .git and binary files. ' +
+      `At most limit matches and ${formatBytes(limits.maxBytes)}; a last line says what was left out.`,
     parameters: Params,
     risk: 'read',
     selfTruncating: true,

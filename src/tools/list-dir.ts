@@ -19,9 +19,9 @@ export const LIST_MAX_ENTRIES = 1000;
 
 const Params = Type.Object(
   {
-    path: Type.Optional(Type.String({ description: 'Folder to list, relative to the workspace (default ".")' })),
+    path: Type.Optional(Type.String({ description: 'Default "."' })),
     depth: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: LIST_MAX_DEPTH, description: 'How deep to list: 1 (default) lists the folder\'s own entries, 2 also those of its subfolders, …' }),
+      Type.Integer({ minimum: 1, maximum: LIST_MAX_DEPTH, description: 'Levels to list (default 1: the folder\'s own entries)' }),
     ),
   },
   { additionalProperties: false },
@@ -42,9 +42,8 @@ export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition
   return {
     name: 'list_dir',
     description:
-      `List a folder of the workspace, down to depth levels (default 1, at most ${LIST_MAX_DEPTH}). One path per line, from the workspace root, sorted; ` +
-      'folders end with "/", symbolic links show their target ("link -> target") and are not followed. Entries ignored by .gitignore and .git are not listed. ' +
-      `At most ${maxEntries} entries; a last line says how many were left out.`,
+      'List a folder: one path per line from the workspace root, sorted; folders end with "/", symbolic links show "link -> target" (not followed). ' +
+      `Skips .gitignored entries and .git. At most ${maxEntries} entries; a last line says how many were left out.`,
     parameters: Params,
     risk: 'read',
     selfTruncating: true,

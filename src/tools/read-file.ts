@@ -22,29 +22,21 @@ import { displayPath, resolveForRead } from './workspace.js';
 function params(limits: TruncateLimits) {
   return Type.Object(
     {
-      path: Type.String({ description: 'File path, relative to the workspace' }),
+      path: Type.String(),
       offset: Type.Optional(
         Type.Integer({
-          description:
-            'Line to start at: 1-based from the start (1 = the first line), or negative to count from the end (-1 = the last line; ' +
-            '-100 = the last 100 lines, like tail -n 100). A negative offset reads only the end of the file, however large. Not 0.',
+          description: 'First line, 1-based; negative counts from the end (-1 = the last line, -100 = the last 100, like tail -n 100). Not 0.',
         }),
       ),
-      limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of lines to return (at most ${limits.maxLines})` })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most lines to return (at most ${limits.maxLines})` })),
       byteOffset: Type.Optional(
         Type.Integer({
           minimum: 0,
-          description:
-            'Read by bytes instead of lines: the byte position to start at (0 = start of the file). Use it for a line too long ' +
-            'to read whole (minified code, one-line JSON) or when a notice gives it. Not combinable with offset/limit. ' +
-            'A position inside a multi-byte character moves forward to the next character.',
+          description: 'Read by bytes from this position (0 = start): for a line too long to read whole, or when a notice gives it. Not with offset/limit.',
         }),
       ),
       byteLength: Type.Optional(
-        Type.Integer({
-          minimum: 1,
-          description: `Bytes to read from byteOffset (default and maximum ${limits.maxBytes}; larger values are clamped). The end backs off to a character boundary.`,
-        }),
+        Type.Integer({ minimum: 1, description: `Bytes to read (default and maximum ${limits.maxBytes}; more is clamped)` }),
       ),
     },
     { additionalProperties: false },
@@ -64,9 +56,8 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
   return {
     name: 'read_file',
     description:
-      'Read a text file in the workspace, by lines (offset/limit; a negative offset counts from the end: -100 reads the last 100 lines) ' +
-      `or by bytes (byteOffset/byteLength). Returns at most ${limits.maxLines} lines ` +
-      `or ${formatBytes(limits.maxBytes)}; when more remains, a last line gives the file's size and the exact arguments of the next call. ` +
+      'Read a text file by lines (offset/limit; a negative offset counts from the end) or by bytes (byteOffset/byteLength). ' +
+      `At most ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)}; when more remains, a last line gives the exact arguments of the next call. ` +
       'Binary files are refused.',
     parameters: params(limits),
     risk: 'read',

@@ -15,8 +15,8 @@ import { displayPath, resolveForWrite } from './workspace.js';
 
 const Params = Type.Object(
   {
-    path: Type.String({ description: 'File path, relative to the workspace; missing folders are created' }),
-    content: Type.String({ description: 'The whole new content of the file' }),
+    path: Type.String(),
+    content: Type.String({ description: 'The whole new content' }),
   },
   { additionalProperties: false },
 );
@@ -32,8 +32,7 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
   return {
     name: 'write_file',
     description:
-      'Create a file in the workspace, or replace an existing file with new content (the whole file; to change part of a file, use edit_file). ' +
-      `Missing folders are created. At most ${formatBytes(maxBytes)}.`,
+      `Create a file or replace a whole file (at most ${formatBytes(maxBytes)}); missing folders are created. To change part of a file, use edit_file.`,
     parameters: Params,
     risk: 'write',
     paths: (args, ctx) => [resolveForWrite(ctx, args.path)],

@@ -11,11 +11,11 @@ import { displayPath, resolveForWrite } from './workspace.js';
 
 const Params = Type.Object(
   {
-    path: Type.String({ description: 'File path, relative to the workspace' }),
-    text: Type.String({ description: 'The text to write' }),
+    path: Type.String(),
+    text: Type.String({ description: 'Text to write' }),
     mode: Type.Optional(
       Type.Union([Type.Literal('overwrite'), Type.Literal('append')], {
-        description: '"overwrite" (default) replaces the file; "append" adds to its end',
+        description: 'Default "overwrite"; "append" adds to the end',
       }),
     ),
   },
@@ -30,7 +30,7 @@ export const MAX_NOTE_BYTES = 1024 * 1024;
 export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQueue()): ToolDefinition<Args> {
   return {
     name: 'write_note',
-    description: `Write text to a file in the workspace (mode "overwrite" or "append"); missing folders are created. At most ${formatBytes(maxBytes)} per call.`,
+    description: `Write or append text to a file; missing folders are created. At most ${formatBytes(maxBytes)} per call.`,
     parameters: Params,
     risk: 'write',
     paths: (args, ctx) => [resolveForWrite(ctx, args.path)],
