@@ -24,6 +24,7 @@ import type { ToolResult } from '../tools/tool.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
@@ -57,6 +58,8 @@ export interface LoopOptions extends TurnPolicy {
   promptItem?: QueueItem;
   /** Compaction before requests and on overflow (absent or disabled: never). */
   compaction?: CompactionConfig;
+  /** The thinking level, read for each request (a change during a run applies from the next one). */
+  thinking?: () => ThinkingLevel;
   /** The same call repeated: a warning from `warnAfter`, the run stops at `stopAfter` (default 3 and 6). */
   loopGuard?: LoopGuardSettings;
 }
@@ -153,7 +156,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
 
     const response = await streamWithRetry(
       opts,
-      { messages, tools: tools.specs(), systemPrompt, signal },
+      { messages, tools: tools.specs(), systemPrompt, thinking: opts.thinking?.(), signal },
       turn,
     );
     if (response.error?.kind === 'context_overflow' && !signal.aborted) {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
 import { emptyUsage, type QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -26,6 +27,8 @@ export interface RunnerOptions extends TurnPolicy {
   compaction?: CompactionConfig;
   /** The loop guard's thresholds (default: warn at 3 repeats, stop at 6). */
   loopGuard?: LoopGuardSettings;
+  /** The thinking level, read for each request. */
+  thinking?: () => ThinkingLevel;
   /**
    * Called as each run (and each manual compaction) begins: what the extensions add to the system
    * prompt for this run (context files, skills), re-read every time, and the moment to start what
@@ -260,6 +263,7 @@ export class SessionRunner {
         promptItem,
         compaction: this.opts.compaction,
         loopGuard: this.opts.loopGuard,
+        thinking: this.opts.thinking,
       });
       this.warned = true;
     } catch (err) {

@@ -23,6 +23,7 @@ export const TOP_LEVEL_KEYS: readonly string[] = [
   'loopGuard',
   'mcpServers',
   'contextFiles',
+  'thinking',
 ];
 
 export function checkConfig(data: unknown, file: string): void {
@@ -66,6 +67,7 @@ export function checkConfig(data: unknown, file: string): void {
   object('permissions', { allow: rules, ask: rules, deny: rules });
   object('loopGuard', { warnAfter: wholeAtLeast(2), stopAfter: wholeAtLeast(2) });
   object('contextFiles', { enabled: bool, maxBytes: wholeAtLeast(1024) });
+  if (d.thinking !== undefined) oneOf(['off', 'low', 'medium', 'high'])(d.thinking, 'thinking');
   // Each server's shape is checked where it is parsed (extensions/mcp-config.ts), with the same kind of message.
   if (d.mcpServers !== undefined && !isPlainObject(d.mcpServers)) fail('mcpServers', 'must be an object of server name → {command, args, env} or {url, headers}');
   for (const k of ['hooks', 'allowPaths', 'tools']) if (d[k] !== undefined) strings(d[k], k);

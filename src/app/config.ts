@@ -12,9 +12,11 @@ import { checkConfig } from './config-check.js';
 import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
 import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
+import { thinkingLevel } from './thinking-config.js';
 import { ignoredKeys, narrowProjectConfig, trustHint, untrustedWarning, type ProjectKeyDecision } from './project-config.js';
 
 /** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
@@ -56,6 +58,8 @@ export interface ConfigFile {
   mcpServers?: Record<string, unknown>;
   /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
   contextFiles?: { enabled?: boolean; maxBytes?: number };
+  /** How much the model reasons: off (default), low, medium, high (model/thinking.ts). */
+  thinking?: ThinkingLevel;
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -100,6 +104,7 @@ export interface EffectiveConfig {
   /** MCP servers of every config layer, each with its scope (a project's start only in a trusted workspace). */
   mcpServers: McpServerSpec[];
   contextFiles: { enabled: boolean; maxBytes: number };
+  thinking: ThinkingLevel;
 }
 
 export interface Resolved {
@@ -125,6 +130,8 @@ export interface ConfigFlags {
   compact?: boolean;
   /** --context-window N: the model's window for this run. */
   contextWindow?: number;
+  /** --thinking LEVEL. */
+  thinking?: ThinkingLevel;
   /** --allow-path DIR (repeatable). */
   allowPaths?: string[];
   /** --yes. */
@@ -193,7 +200,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 1. The provider decides which presets and env vars apply.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true } } },
+    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true }, thinking: 'off' } },
     ...fileLayers,
     ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
@@ -227,8 +234,8 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
       { provider: 'MINI_AGENT_PROVIDER', model: 'MINI_AGENT_MODEL', baseUrl: baseUrlEnv ?? '', apiKey: preset.apiKeyEnv ?? '' },
     ),
     ...flagLayer(
-      { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns },
-      { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns' },
+      { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns, thinking: flags.thinking },
+      { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns', thinking: '--thinking' },
     ),
     ...(flags.compact === false ? [{ source: 'flag --no-compact', data: { compaction: { enabled: false } } }] : []),
   ];
@@ -252,6 +259,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     pricing: { ...known.pricing, ...override.pricing },
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
+    thinking: thinkingLevel(v.thinking, sources.thinking),
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
   };

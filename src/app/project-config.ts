@@ -28,6 +28,8 @@ export interface ProjectKeyRule {
 
 const SANDBOX_LEVEL = (v: unknown) => ['off', 'auto', 'required'].indexOf(String(v));
 const NETWORK_LEVEL = (v: unknown) => (v === true ? 0 : 1);
+// Less thinking is stricter: it costs less (an unknown value ranks as the least strict).
+const THINKING_LEVEL = (v: unknown) => ['high', 'medium', 'low', 'off'].indexOf(String(v));
 
 /** Every key a project config may hold (dotted; a key covers the keys under it). */
 export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
@@ -60,6 +62,7 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
   mcpServers: { effect: 'widening', why: 'starts programs and connects to servers' },
   'contextFiles.enabled': { effect: 'narrowing', why: 'context files on or off' },
   'contextFiles.maxBytes': { effect: 'lower', why: 'a limit', current: (c) => c.contextFiles.maxBytes },
+  thinking: { effect: 'stricter', why: 'more thinking costs more output tokens', current: (c) => THINKING_LEVEL(c.thinking), level: THINKING_LEVEL },
 };
 
 /** One key of the project config and what became of it. */

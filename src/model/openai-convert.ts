@@ -9,16 +9,19 @@ import type {
 } from 'openai/resources/chat/completions';
 import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
-import { computeCost, type AdapterConfig } from './models.js';
+import { computeCost, modelInfo, type AdapterConfig } from './models.js';
+import { openaiReasoningEffort } from './thinking.js';
 
 /** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
 export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'thinking'>,
   cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens'>,
 ): ChatCompletionCreateParamsStreaming {
+  // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
+  const effort = openaiReasoningEffort(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.model);
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
   messages.push(...toOpenAIMessages(request.messages));
@@ -35,6 +38,7 @@ export function toOpenAIRequest(
     // OpenAI itself wants max_completion_tokens (max_tokens is rejected by its reasoning models);
     // most compatible servers only know max_tokens.
     ...(cfg.provider === 'openai' ? { max_completion_tokens: cfg.maxOutputTokens } : { max_tokens: cfg.maxOutputTokens }),
+    ...(effort !== undefined ? { reasoning_effort: effort } : {}),
   };
 }
 

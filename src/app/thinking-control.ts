@@ -1,0 +1,35 @@
+// The agent's thinking level: set at start (SDK option, --thinking, config `thinking`), changed
+// by setThinking (/thinking, the interactive key, RPC set_thinking, ACP's thought-level option),
+// read by the runner for each request, so a change applies from the next request.
+import { isThinkingLevel, THINKING_LEVELS, thinkingNote, type ThinkingLevel } from '../model/thinking.js';
+import { AgentError } from './errors.js';
+
+export type { ThinkingLevel };
+
+export interface ThinkingChange {
+  level: ThinkingLevel;
+  /** One line when the model cannot take the level (no reasoning control, or it always reasons); else null. */
+  note: string | null;
+}
+
+export class ThinkingControl {
+  constructor(
+    private level: ThinkingLevel,
+    private readonly model: () => string,
+  ) {}
+
+  get(): ThinkingLevel {
+    return this.level;
+  }
+
+  /** The note for the level in force and the model in use (null when there is nothing to say). */
+  note(): string | null {
+    return thinkingNote(this.level, this.model()) ?? null;
+  }
+
+  set(level: ThinkingLevel): ThinkingChange {
+    if (!isThinkingLevel(level)) throw new AgentError('invalid_argument', `unknown thinking level "${String(level)}" (levels: ${THINKING_LEVELS.join(', ')})`);
+    this.level = level;
+    return { level, note: this.note() };
+  }
+}
