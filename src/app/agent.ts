@@ -79,7 +79,7 @@ class AgentImpl implements Agent {
     this.notes = [...opened.notes];
     this.mode = options.permissionMode ?? 'default';
     this.level = new ThinkingControl(resolved.config.thinking, () => this.modelAdapter.model);
-    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings, ...(this.level.note() ?? [])];
+    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings, ...[this.level.note() ?? []].flat()];
     this.tools = this.createTools();
     this.attach();
   }

@@ -9,6 +9,8 @@ import { preview } from '../core/types.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
+import { thinkingLines } from './reasoning.js';
+import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -21,6 +23,8 @@ export interface CommandContext {
   lastRun(): readonly AgentEvent[];
   /** The session changed (new, resume, fork): the front end shows where it is now. */
   switched(): void;
+  /** /reasoning: expand or collapse the model's reasoning (as Ctrl+O does). */
+  toggleReasoning(): void;
 }
 
 interface Command {
@@ -160,6 +164,22 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    names: ['thinking'],
+    usage: '/thinking [LEVEL]',
+    help: 'show or set how much the model reasons: off, low, medium, high (Shift+Tab cycles them)',
+    run: (ctx, arg) => {
+      if (arg === '') return ctx.print([ctx.paint.dim(`thinking: ${ctx.agent.thinking} (levels: ${THINKING_LEVELS.join(', ')}; Shift+Tab cycles them)`)]);
+      if (!isThinkingLevel(arg)) throw new CommandError(`unknown level "${arg}" (levels: ${THINKING_LEVELS.join(', ')})`);
+      ctx.print(thinkingLines(ctx.agent.setThinking(arg), ctx.paint, ctx.width));
+    },
+  },
+  {
+    names: ['reasoning'],
+    usage: '/reasoning',
+    help: "expand or collapse the model's reasoning in the conversation (Ctrl+O)",
+    run: (ctx) => ctx.toggleReasoning(),
+  },
+  {
     names: ['status'],
     usage: '/status',
     help: 'tokens, cost, context use, the files touched, context files and MCP servers',
@@ -268,6 +288,8 @@ export function helpLines(p: Paint): string[] {
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
     '  Esc              pull the last queued message back into the editor (/cancel drops one)',
+    '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
+    "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',
     '  Ctrl+D           leave (on an empty line)',
   ];
