@@ -78,7 +78,7 @@ class AgentImpl implements Agent {
     this.opened = opened;
     this.notes = [...opened.notes];
     this.mode = options.permissionMode ?? 'default';
-    this.level = new ThinkingControl(resolved.config.thinking, () => this.modelAdapter.model);
+    this.level = new ThinkingControl(resolved.config.thinking, () => this.modelAdapter.model, () => this.check());
     this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings, ...[this.level.note() ?? []].flat()];
     this.tools = this.createTools();
     this.attach();
@@ -262,7 +262,6 @@ class AgentImpl implements Agent {
   }
 
   setThinking(level: ThinkingLevel): ThinkingChange {
-    this.check();
     return this.level.set(level);
   }
 

@@ -3,7 +3,7 @@
 // flags around these. Small on purpose: it is on the path of `--version`.
 import { UsageError } from '../core/types.js';
 import type { SessionChoice } from './session-open.js';
-import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking.js';
+import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
 
 /** util.parseArgs specs of the shared flags. */
 export const AGENT_FLAGS = {
@@ -50,8 +50,7 @@ export const AGENT_FLAGS_HELP = {
   --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
   --record FILE       save the model's responses to FILE in the script format (replay with --script)
-  --thinking LEVEL    how much the model reasons: off (default), low, medium, high (a budget or an effort,
-                      as the model takes it; a model without reasoning control gets nothing, with a note)`,
+  --thinking LEVEL    how much the model reasons: off (default), low, medium, high`,
   tools: `  --max-turns N       stop after N model turns (default 50)
   --read-only         deny tools that change anything (only read-only tools run)
   --no-compact        never compact automatically (not even when the context overflows)

@@ -1,7 +1,8 @@
 // The agent's thinking level: set at start (SDK option, --thinking, config `thinking`), changed
 // by setThinking (/thinking, the interactive key, RPC set_thinking, ACP's thought-level option),
 // read by the runner for each request, so a change applies from the next request.
-import { isThinkingLevel, THINKING_LEVELS, thinkingNote, type ThinkingLevel } from '../model/thinking.js';
+import { modelInfo } from '../model/models.js';
+import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking.js';
 import { AgentError } from './errors.js';
 
 export type { ThinkingLevel };
@@ -16,6 +17,8 @@ export class ThinkingControl {
   constructor(
     private level: ThinkingLevel,
     private readonly model: () => string,
+    /** Throws when the agent was closed. */
+    private readonly check: () => void = () => undefined,
   ) {}
 
   get(): ThinkingLevel {
@@ -28,8 +31,18 @@ export class ThinkingControl {
   }
 
   set(level: ThinkingLevel): ThinkingChange {
+    this.check();
     if (!isThinkingLevel(level)) throw new AgentError('invalid_argument', `unknown thinking level "${String(level)}" (levels: ${THINKING_LEVELS.join(', ')})`);
     this.level = level;
     return { level, note: this.note() };
   }
+}
+
+/** The one-line note for a level the model cannot take (undefined when there is nothing to say). */
+export function thinkingNote(level: ThinkingLevel, model: string): string | undefined {
+  if (level === 'off') return undefined;
+  const reasoning = modelInfo(model).reasoning;
+  if (reasoning === 'none') return `thinking ${level}: the model ${model} has no reasoning control that mini-agent knows of; nothing is sent for it`;
+  if (reasoning === 'always') return `thinking ${level}: the model ${model} always reasons and takes no control; nothing is sent for it`;
+  return undefined;
 }

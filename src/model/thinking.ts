@@ -1,13 +1,10 @@
 // Reasoning control (`--thinking off|low|medium|high`): the levels, and what each dialect sends
 // for a level, by the model table's `reasoning` field. Pure; the converters call it.
-import { modelInfo, type ReasoningControl } from './models.js';
+import type { ReasoningControl } from './models.js';
 
-export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
-export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+import { THINKING_LEVELS, type ThinkingLevel } from './thinking-levels.js';
 
-export function isThinkingLevel(value: unknown): value is ThinkingLevel {
-  return typeof value === 'string' && (THINKING_LEVELS as readonly string[]).includes(value);
-}
+export { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from './thinking-levels.js';
 
 /** The level after `level`, wrapping round (the interactive mode's key cycles through them). */
 export function nextThinkingLevel(level: ThinkingLevel): ThinkingLevel {
@@ -55,13 +52,4 @@ export function openaiReasoningEffort(level: ThinkingLevel, reasoning: Reasoning
   if (/^gpt-5\.\d/.test(bare)) return 'none';
   if (bare.startsWith('gpt-5')) return 'minimal';
   return 'low';
-}
-
-/** The one-line note for a level the model cannot take (undefined when there is nothing to say). */
-export function thinkingNote(level: ThinkingLevel, model: string): string | undefined {
-  if (level === 'off') return undefined;
-  const reasoning = modelInfo(model).reasoning;
-  if (reasoning === 'none') return `thinking ${level}: the model ${model} has no reasoning control that mini-agent knows of; nothing is sent for it`;
-  if (reasoning === 'always') return `thinking ${level}: the model ${model} always reasons and takes no control; nothing is sent for it`;
-  return undefined;
 }
