@@ -2,6 +2,8 @@
 // (the pure converters, and the CLI against local servers logging what they received), the note
 // for a model without reasoning control, the config key and its checks, RPC set_thinking changing
 // the next request, and streamed reasoning stored (with its signature), exported and traced.
+import type Anthropic from '@anthropic-ai/sdk';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +84,20 @@ describe('the converters, level by level', () => {
     for (const level of THINKING_LEVELS) {
       for (const model of ['gpt-4.1-mini', 'deepseek-chat', 'deepseek-reasoner', 'qwen3:8b', 'some-local-model']) {
         expect(openai(model, level, 'openai-compatible')).not.toHaveProperty('reasoning_effort');
+      }
+    }
+  });
+
+  it('the bodies fit the SDKs and the spec: Anthropic\'s MessageCreateParamsStreaming (at compile time), OpenAI\'s CreateChatCompletionRequest schema', () => {
+    const adaptive: Anthropic.MessageCreateParamsStreaming = anthropic('claude-opus-4-7', 'high');
+    const budget: Anthropic.MessageCreateParamsStreaming = anthropic('claude-haiku-4-5', 'medium');
+    expect([adaptive.thinking?.type, budget.thinking?.type]).toEqual(['adaptive', 'enabled']);
+    const schema = JSON.parse(readFileSync(new URL('./fixtures/openai-openapi/create-chat-completion-request.schema.json', import.meta.url), 'utf8'));
+    const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+    for (const level of THINKING_LEVELS) {
+      for (const model of ['gpt-5', 'gpt-5.1', 'o3']) {
+        const body = openai(model, level);
+        expect(validate(body) ? [] : validate.errors?.slice(0, 3)).toEqual([]);
       }
     }
   });
