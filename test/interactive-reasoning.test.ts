@@ -11,7 +11,7 @@ const REASONING = 'First I look at the question closely.\nThen I weigh the two r
 
 describe('reasoning in the interactive mode', () => {
   it('streams dimmed, collapses to one line when the answer starts, and Ctrl+O expands it (the last one too)', async (ctx) => {
-    const { t } = start(ctx, [
+    const { t, cwd } = start(ctx, [
       { thinking: REASONING, text: 'The plainer reading wins.', delayMs: 120 },
       { thinking: 'A second, shorter thought.', text: 'Second answer.' },
     ]);
@@ -39,10 +39,20 @@ describe('reasoning in the interactive mode', () => {
     const second = await t.waitFor(/Second answer\.[\s\S]*scripted\/script/);
     expect(second).toMatch(/thinking \(1 line\):\n {2}A second, shorter thought\.\n[\s\S]*Second answer\./);
 
-    // /reasoning collapses again.
+    // /reasoning collapses again; /status shows the level.
     t.type('/reasoning');
     t.keys('Enter');
     await t.waitFor(/reasoning collapsed: one line each/);
+    t.type('/status');
+    t.keys('Enter');
+    await t.waitFor(/model scripted\/script · thinking off · session/);
+
+    // Resumed, the conversation's reasoning shows as one line again.
+    t.keys('C-d');
+    await t.exited();
+    const { t: again } = start(ctx, [{ text: 'unused' }], ['--continue'], { cwd, home: t.home });
+    const resumed = await again.waitFor(/Second answer\.[\s\S]*❯/);
+    expect(resumed).toMatch(/thinking… \(3 lines, Ctrl\+O to expand\)\n[\s\S]*The plainer reading wins\.[\s\S]*thinking… \(1 line, Ctrl\+O to expand\)\n[\s\S]*Second answer\./);
   });
 
   it('/thinking shows and sets the level, Shift+Tab cycles it; a model without reasoning control gets a note', async (ctx) => {

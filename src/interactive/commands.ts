@@ -189,7 +189,7 @@ const COMMANDS: Command[] = [
       const files = ctx.agent.session.filesTouched();
       const u = stats.session.usage;
       ctx.print([
-        `model ${st.model.provider}/${st.model.id} · session ${st.session.name ?? st.session.id}`,
+        `model ${st.model.provider}/${st.model.id} · thinking ${ctx.agent.thinking} · session ${st.session.name ?? st.session.id}`,
         `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read · cost $${u.cost.toFixed(4)} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,

@@ -342,7 +342,9 @@ export class Conversation {
     if (messages.length > tail.length) this.screen.print([this.p.dim(`… ${messages.length - tail.length} earlier messages (/tree shows the session)`)]);
     for (const m of tail) {
       if (m.role === 'user') this.printUser(textOf(m.content));
-      else if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
+      if (m.role === 'assistant') for (const c of m.content) if (c.type === 'thinking') this.reasoning.push(c.thinking);
+      if (m.role === 'assistant') this.endReasoning(); // one line (Ctrl+O expands the last)
+      if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
         const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
         this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
       }
