@@ -7,7 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { userMessage } from '../src/core/types.js';
+import { createAgent } from '../src/app/agent.js';
+import { emptyUsage, userMessage, type AssistantMessage } from '../src/core/types.js';
+import type { ModelAdapter, ModelRequest, ModelStreamEvent } from '../src/model/adapter.js';
 import { toAnthropicRequest } from '../src/model/anthropic-convert.js';
 import { toOpenAIRequest } from '../src/model/openai-convert.js';
 import { THINKING_BUDGETS, THINKING_LEVELS, nextThinkingLevel, type ThinkingLevel } from '../src/model/thinking.js';
@@ -271,5 +273,36 @@ describe('RPC set_thinking', () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('the SDK: a change of level during a run', () => {
+  it('applies from the next assistant turn: a tool-use loop keeps the level it started with (Anthropic wants one per turn)', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'x.md'), 'x\n');
+    const seen: Array<ModelRequest['thinking']> = [];
+    const reply = (content: AssistantMessage['content'], stopReason: AssistantMessage['stopReason']): ModelStreamEvent => ({ type: 'done', message: { role: 'assistant', content, stopReason, usage: emptyUsage() } });
+    let agent: Awaited<ReturnType<typeof createAgent>> | undefined;
+    const model: ModelAdapter = {
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      async *stream(request) {
+        seen.push(request.thinking);
+        if (seen.length === 1) {
+          expect(agent!.setThinking('high')).toEqual({ level: 'high', note: null });
+          agent!.followUp('and then?');
+          yield reply([{ type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'x.md' } }], 'toolUse');
+        } else yield reply([{ type: 'text', text: `answer ${seen.length}` }], 'stop');
+      },
+    };
+    agent = await createAgent({ cwd, home: tempDir(), env: {}, modelAdapter: model, thinking: 'low', session: 'memory' });
+    expect(agent.thinking).toBe('low');
+    await agent.prompt('read x.md');
+    await agent.idle();
+    // 1: the run's first turn (low); 2: the same turn after the tool result (still low); 3: the follow-up's turn (high).
+    expect(seen).toEqual(['low', 'low', 'high']);
+    expect(() => agent!.setThinking('max' as never)).toThrow(/unknown thinking level "max" \(levels: off, low, medium, high\)/);
+    await agent.close();
+    expect(() => agent!.setThinking('off')).toThrow(/closed/);
   });
 });

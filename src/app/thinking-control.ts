@@ -1,6 +1,6 @@
 // The agent's thinking level: set at start (SDK option, --thinking, config `thinking`), changed
 // by setThinking (/thinking, the interactive key, RPC set_thinking, ACP's thought-level option),
-// read by the runner for each request, so a change applies from the next request.
+// read by the loop as each assistant turn starts (a tool-use loop keeps its level: agent/loop.ts).
 import { modelInfo } from '../model/models.js';
 import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking.js';
 import { AgentError } from './errors.js';

@@ -205,7 +205,7 @@ export interface Agent {
   setPermissionMode(mode: PermissionMode): void;
   /** The thinking level in force ('off', 'low', 'medium', 'high'). */
   readonly thinking: ThinkingLevel;
-  /** Changes the thinking level, from the next request on (a run in progress included); the note says when the model cannot take it. */
+  /** Changes the thinking level from the next request on (a tool-use loop in progress keeps its level until it ends); the note says when the model cannot take it. */
   setThinking(level: ThinkingLevel): ThinkingChange;
   /** The MCP servers and their state and tools (each tool with its estimated token cost). */
   mcpServers(): McpServerStatus[];

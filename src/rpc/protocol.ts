@@ -119,7 +119,7 @@ export const COMMANDS = {
     result: Type.Object({ model: ModelInfo }),
   },
   set_thinking: {
-    doc: 'Set how much the model reasons, from the next model request on (a run in progress included). `note` says when the model cannot take the level (it has no reasoning control, or always reasons): nothing is sent for it.',
+    doc: 'Set how much the model reasons, from the next model request on (a tool-use loop in progress keeps its level until it ends). `note` says when the model cannot take the level (it has no reasoning control, or always reasons): nothing is sent for it.',
     params: { level: lits('off', 'low', 'medium', 'high') },
     result: Type.Object({ level: lits('off', 'low', 'medium', 'high'), note: Nullable(Str) }),
   },
