@@ -69,6 +69,11 @@ describe('reasoning in the interactive mode', () => {
     await t.waitFor(/thinking: high \(from the next request\)/);
     t.keys('BTab');
     await t.waitFor(/thinking: off \(from the next request\)/);
+    t.type('/thinking low');
+    t.keys('Enter');
+    t.type('/model ollama/other-model');
+    t.keys('Enter');
+    await t.waitFor(/model: ollama\/other-model\nnote: thinking low: the model other-model has no reasoning control/);
     t.type('/thinking max');
     t.keys('Enter');
     await t.waitFor(/\/thinking: unknown level "max" \(levels: off, low, medium, high\)/);

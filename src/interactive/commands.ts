@@ -10,6 +10,7 @@ import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
 import { thinkingLines } from './reasoning.js';
+import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 
 export interface CommandContext {
@@ -160,7 +161,8 @@ const COMMANDS: Command[] = [
       const slash = spec.indexOf('/');
       const known = slash > 0 && !spec.slice(0, slash).includes(':');
       const m = await ctx.agent.setModel(known ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) } : { model: spec });
-      ctx.print([ctx.paint.dim(`model: ${m.provider}/${m.id}`)]);
+      const note = thinkingNote(ctx.agent.thinking, m.id);
+      ctx.print([ctx.paint.dim(`model: ${m.provider}/${m.id}`), ...(note ? [ctx.paint.yellow(`note: ${clean(note)}`)] : [])]);
     },
   },
   {
