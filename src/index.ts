@@ -2,7 +2,8 @@
 // session file, runner) for any program. The lower blocks stay reachable for people who build
 // their own loop or front end.
 export { createAgent } from './app/agent.js';
-export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice } from './app/types.js';
+export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice, ThinkingChange, ThinkingLevel } from './app/types.js';
+export { THINKING_LEVELS } from './model/thinking-levels.js';
 export type { PermissionAnswer, PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './app/permission-gate.js';
 export { builtinTools } from './app/tools.js';
 export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';

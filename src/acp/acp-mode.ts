@@ -10,6 +10,7 @@ import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type A
 import type { CreateAgentOptions, SessionChoice } from '../app/types.js';
 import { AcpSession, loadApp, type SessionDeps } from './acp-session.js';
 import { mcpServersConfig, modeState } from './updates.js';
+import { configOptions } from './thought-level.js';
 
 export const EXIT_ACP = { ok: 0, usage: 2, sigint: 130, sigterm: 143 } as const;
 
@@ -118,14 +119,14 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
     })
     .onRequest('session/new', async ({ params }) => {
       const session = await open(options.memory ? 'memory' : 'new', params.cwd, params.mcpServers);
-      return { sessionId: session.id, modes: modeState(session.mode) };
+      return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.thinking) };
     })
     .onRequest('session/load', async ({ params }) => {
       // Already open in this process (the editor reloads its thread): replay that one, no second lock.
       const session = sessions.get(params.sessionId) ?? (await open({ resume: params.sessionId }, params.cwd, params.mcpServers));
       if (session.id !== params.sessionId) sessions.set(params.sessionId, session); // loaded by a prefix or name: answer to it too
       await session.replay();
-      return { modes: modeState(session.mode) };
+      return { modes: modeState(session.mode), configOptions: configOptions(session.thinking) };
     })
     .onRequest('session/prompt', async ({ params, signal }) => {
       const stopReason = await find(params.sessionId).prompt(params.prompt, signal, connection!.signal);
@@ -138,6 +139,7 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
       find(params.sessionId).setMode(params.modeId);
       return {};
     })
+    .onRequest('session/set_config_option', ({ params }) => ({ configOptions: find(params.sessionId).setConfigOption(params.configId, params.value) }))
     .onRequest('session/close', async ({ params }) => {
       const session = find(params.sessionId);
       for (const [key, s] of sessions) if (s === session) sessions.delete(key);

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import { RequestError, type AgentContext, type ContentBlock, type SessionConfigOption, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
 import { AgentError, errorKindOf } from '../app/errors.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
 import type { Agent, CreateAgentOptions } from '../app/types.js';
@@ -13,6 +13,8 @@ import type { AgentEvent } from '../core/events.js';
 import { atomicWrite } from '../tools/file-io.js';
 import type { FileAccess } from '../tools/tool.js';
 import { replayUpdates } from './replay.js';
+import { configOptions, THOUGHT_LEVEL_ID } from './thought-level.js';
+import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
 import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
 
 /**
@@ -101,6 +103,21 @@ export class AcpSession {
     if (!isModeId(modeId)) throw new RequestError(-32602, `unknown mode "${modeId}"; the modes are ${MODE_IDS.join(', ')}`, { modeId });
     this.agent.setPermissionMode(modeId);
     this.send({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  get thinking(): ThinkingLevel {
+    return this.agent.thinking;
+  }
+
+  /** session/set_config_option: the thinking level (the only option); the options as they now are. */
+  setConfigOption(configId: string, value: unknown): SessionConfigOption[] {
+    if (configId !== THOUGHT_LEVEL_ID) throw new RequestError(-32602, `unknown config option "${configId}"; the options are ${THOUGHT_LEVEL_ID}`, { configId });
+    if (!isThinkingLevel(value)) throw new RequestError(-32602, `unknown thinking level ${JSON.stringify(value)}; the levels are ${THINKING_LEVELS.join(', ')}`, { value });
+    const { note } = this.agent.setThinking(value);
+    if (note) this.deps.log(`note: ${note}`);
+    const options = configOptions(value);
+    this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+    return options;
   }
 
   /** session/load: the active path as updates, each sent before this resolves. */

@@ -25,6 +25,7 @@ import { budgetStop, type BudgetPolicy } from './budget.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
@@ -58,6 +59,8 @@ export interface LoopOptions extends TurnPolicy {
   promptItem?: QueueItem;
   /** Compaction before requests and on overflow (absent or disabled: never). */
   compaction?: CompactionConfig;
+  /** The thinking level, read as each assistant turn starts (a change during a tool-use loop applies after it). */
+  thinking?: () => ThinkingLevel;
   /** The same call repeated: a warning from `warnAfter`, the run stops at `stopAfter` (default 3 and 6). */
   loopGuard?: LoopGuardSettings;
   /** The most the run may spend: it stops before a request that could pass it (budget.ts). */
@@ -139,6 +142,10 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     state: { thresholdFailed: false, overflowRetried: false },
   };
   const repeats = new RepeatCounter();
+  // The thinking level is read as each assistant turn starts, and kept through its tool-use loop:
+  // Anthropic wants one thinking configuration per assistant turn.
+  let thinking: ThinkingLevel | undefined;
+  let inToolLoop = false;
   const guard = opts.loopGuard ?? DEFAULT_LOOP_GUARD;
   const deliver = (items: readonly QueueItem[]) => {
     for (const item of items) emit(delivered(item, store.appendMessage(userMessage(item.text)).id));
@@ -162,9 +169,10 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     }
     emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
 
+    if (!inToolLoop) thinking = opts.thinking?.();
     const response = await streamWithRetry(
       opts,
-      { messages, tools: tools.specs(), systemPrompt, signal, cacheKey: store.id },
+      { messages, tools: tools.specs(), systemPrompt, thinking, signal, cacheKey: store.id },
       turn,
     );
     if (response.error?.kind === 'context_overflow' && !signal.aborted) {
@@ -183,6 +191,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     emit({ type: 'message_end', turn, entryId: entry.id, message });
 
     const calls = toolCallsOf(message);
+    inToolLoop = calls.length > 0;
     const failure = response.error ?? (signal.aborted ? ABORTED : null);
     if (failure) {
       // Calls that were cut short still get results, so the tree stays valid for the next request.

@@ -5,6 +5,7 @@ import { createEmitter, type AgentEvent, type EventBody, type EventListener } fr
 import { emptyUsage, type QueueItem } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
 import type { ModelAdapter } from '../model/adapter.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -30,6 +31,8 @@ export interface RunnerOptions extends TurnPolicy {
   loopGuard?: LoopGuardSettings;
   /** The most a run may spend (--max-cost): it stops before a request that could pass it. */
   budget?: BudgetPolicy;
+  /** The thinking level, read for each request. */
+  thinking?: () => ThinkingLevel;
   /**
    * Called as each run (and each manual compaction) begins: what the extensions add to the system
    * prompt for this run (context files, skills), re-read every time, and the moment to start what
@@ -267,6 +270,7 @@ export class SessionRunner {
         compaction: this.opts.compaction,
         loopGuard: this.opts.loopGuard,
         budget: this.opts.budget,
+        thinking: this.opts.thinking,
       });
       this.warned = true;
     } catch (err) {

@@ -89,6 +89,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     maxTurns: o.maxTurns,
     compact: o.compact,
     contextWindow: o.contextWindow,
+    thinking: o.thinking,
     allowPaths: o.allowPaths,
     yes: o.yes,
     approve: o.approve,

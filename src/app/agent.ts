@@ -30,6 +30,8 @@ import { forkInto, openSession, type OpenedSession, type SessionChoice } from '.
 import { sessionHandle, type HandleHost } from './session-handle.js';
 import { AgentExtensions } from './extensions.js';
 import { createToolRegistry } from './tools.js';
+import { compactResult } from './compact-result.js';
+import { ThinkingControl, type ThinkingChange, type ThinkingLevel } from './thinking-control.js';
 import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
 
 export type * from './types.js';
@@ -61,6 +63,7 @@ class AgentImpl implements Agent {
   /** "Always" approvals of the current session (permission_grant entries). */
   private grants: PermissionRule[] = [];
   private mode: PermissionMode;
+  private readonly level: ThinkingControl;
 
   constructor(
     private readonly options: CreateAgentOptions,
@@ -74,8 +77,9 @@ class AgentImpl implements Agent {
   ) {
     this.opened = opened;
     this.notes = [...opened.notes];
-    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings];
     this.mode = options.permissionMode ?? 'default';
+    this.level = new ThinkingControl(resolved.config.thinking, () => this.modelAdapter.model, () => this.check());
+    this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings, ...[this.level.note() ?? []].flat()];
     this.tools = this.createTools();
     this.attach();
   }
@@ -253,6 +257,14 @@ class AgentImpl implements Agent {
     this.mode = mode;
   }
 
+  get thinking(): ThinkingLevel {
+    return this.level.get();
+  }
+
+  setThinking(level: ThinkingLevel): ThinkingChange {
+    return this.level.set(level);
+  }
+
   mcpServers(): McpServerStatus[] {
     return this.extensions.mcpStatus();
   }
@@ -280,18 +292,7 @@ class AgentImpl implements Agent {
 
   async compact(opts: { focus?: string } = {}): Promise<CompactResult> {
     this.check();
-    const out = await this.runner.compact({ focus: opts.focus });
-    if (!out.ok) return out;
-    const { entry } = out;
-    return {
-      ok: true,
-      entryId: entry.id,
-      tokensBefore: out.tokensBefore,
-      tokensAfter: out.tokensAfter,
-      summarizedEntries: entry.summarizedIds?.length ?? 0,
-      readFiles: entry.details?.readFiles ?? [],
-      modifiedFiles: entry.details?.modifiedFiles ?? [],
-    };
+    return compactResult(await this.runner.compact({ focus: opts.focus }));
   }
 
   async close(): Promise<void> {
@@ -304,8 +305,6 @@ class AgentImpl implements Agent {
     this.release(this.opened);
     await this.extensions.close();
   }
-
-  // ---- internals ----
 
   private get store(): SessionStore {
     return this.opened.store;
@@ -341,6 +340,7 @@ class AgentImpl implements Agent {
       systemPrompt: this.options.systemPrompt,
       compaction: this.compactionConfig(),
       loopGuard: c.loopGuard,
+      thinking: () => this.level.get(),
       prepareRun: ({ signal, purpose }) => this.extensions.prepareRun({ signal, purpose, messages: () => projectMessages(this.store.activePath()) }),
     });
     const listeners = [...this.loaded.listeners, ...(this.options.hooks?.onEvent ? [this.options.hooks.onEvent] : [])];

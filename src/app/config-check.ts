@@ -26,6 +26,7 @@ export const TOP_LEVEL_KEYS: readonly string[] = [
   'contextFiles',
   'cache',
   'budget',
+  'thinking',
 ];
 
 export function checkConfig(data: unknown, file: string): void {
@@ -71,6 +72,7 @@ export function checkConfig(data: unknown, file: string): void {
   object('contextFiles', { enabled: bool, maxBytes: wholeAtLeast(1024) });
   object('cache', { retention: oneOf(CACHE_RETENTIONS) });
   object('budget', { maxCostUsd: (v, key) => (typeof v === 'number' && Number.isFinite(v) && v > 0) || fail(key, 'must be a number > 0 (US dollars)') });
+  if (d.thinking !== undefined) oneOf(['off', 'low', 'medium', 'high'])(d.thinking, 'thinking');
   // Each server's shape is checked where it is parsed (extensions/mcp-config.ts), with the same kind of message.
   if (d.mcpServers !== undefined && !isPlainObject(d.mcpServers)) fail('mcpServers', 'must be an object of server name → {command, args, env} or {url, headers}');
   for (const k of ['hooks', 'allowPaths', 'tools']) if (d[k] !== undefined) strings(d[k], k);

@@ -14,9 +14,11 @@ import { extensionSettings } from './config-extensions.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
 import { DEFAULT_CACHE_RETENTION, type CacheRetention } from '../model/cache.js';
+import type { ThinkingLevel } from '../model/thinking.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
 import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
+import { thinkingLevel } from './thinking-config.js';
 import { ignoredKeys, narrowProjectConfig, trustHint, untrustedWarning, type ProjectKeyDecision } from './project-config.js';
 
 /** The configured provider is not a preset (a usage error; `--script` runs can do without one). */
@@ -62,6 +64,8 @@ export interface ConfigFile {
   cache?: { retention?: CacheRetention };
   /** The most a run may spend, in US dollars (--max-cost). */
   budget?: { maxCostUsd?: number };
+  /** How much the model reasons: off (default), low, medium, high (model/thinking.ts). */
+  thinking?: ThinkingLevel;
 }
 
 /** A hook module to load, and whose config listed it. */
@@ -110,6 +114,7 @@ export interface EffectiveConfig {
   contextFiles: { enabled: boolean; maxBytes: number };
   /** Prompt caching: Anthropic cache breakpoints with this time to live (none: no breakpoints), OpenAI's prompt_cache_key. */
   cache: { retention: CacheRetention };
+  thinking: ThinkingLevel;
 }
 
 export interface Resolved {
@@ -135,6 +140,8 @@ export interface ConfigFlags {
   compact?: boolean;
   /** --context-window N: the model's window for this run. */
   contextWindow?: number;
+  /** --thinking LEVEL. */
+  thinking?: ThinkingLevel;
   /** --allow-path DIR (repeatable). */
   allowPaths?: string[];
   /** --yes. */
@@ -205,7 +212,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 1. The provider decides which presets and env vars apply.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true }, cache: { retention: DEFAULT_CACHE_RETENTION } } },
+    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true }, cache: { retention: DEFAULT_CACHE_RETENTION }, thinking: 'off' } },
     ...fileLayers,
     ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
@@ -239,8 +246,8 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
       { provider: 'MINI_AGENT_PROVIDER', model: 'MINI_AGENT_MODEL', baseUrl: baseUrlEnv ?? '', apiKey: preset.apiKeyEnv ?? '' },
     ),
     ...flagLayer(
-      { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns },
-      { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns' },
+      { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns, thinking: flags.thinking },
+      { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns', thinking: '--thinking' },
     ),
     ...(flags.compact === false ? [{ source: 'flag --no-compact', data: { compaction: { enabled: false } } }] : []),
   ];
@@ -265,6 +272,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     ...costSettings({ model, provider, known, preset, override: override.pricing, maxCostFlag: flags.maxCost, budget: v.budget, sources }),
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
+    thinking: thinkingLevel(v.thinking, sources.thinking),
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
   };

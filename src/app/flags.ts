@@ -3,6 +3,7 @@
 // flags around these. Small on purpose: it is on the path of `--version`.
 import { UsageError } from '../core/types.js';
 import type { SessionChoice } from './session-open.js';
+import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
 
 /** util.parseArgs specs of the shared flags. */
 export const AGENT_FLAGS = {
@@ -23,6 +24,7 @@ export const AGENT_FLAGS = {
   'read-only': { type: 'boolean', default: false },
   'no-compact': { type: 'boolean', default: false },
   'context-window': { type: 'string' },
+  thinking: { type: 'string' },
   'allow-path': { type: 'string', multiple: true },
   yes: { type: 'boolean', short: 'y', default: false },
   approve: { type: 'string', multiple: true },
@@ -48,7 +50,8 @@ export const AGENT_FLAGS_HELP = {
   --base-url URL      the API base URL, as the SDK takes it (OpenAI-style URLs end in /v1)
   --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
-  --record FILE       save the model's responses to FILE in the script format (replay with --script)`,
+  --record FILE       save the model's responses to FILE in the script format (replay with --script)
+  --thinking LEVEL    how much the model reasons: off (default), low, medium, high`,
   tools: `  --max-turns N       stop after N model turns (default 50)
   --max-cost USD      stop before a request that could take the run past USD dollars (exit 3; needs known prices)
   --read-only         deny tools that change anything (only read-only tools run)
@@ -82,6 +85,7 @@ export interface AgentFlags {
   /** false: --no-compact. */
   compact?: boolean;
   contextWindow?: number;
+  thinking?: ThinkingLevel;
   allowPaths?: string[];
   yes?: boolean;
   approve?: string[];
@@ -128,6 +132,7 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens >= 1024, got "${v['context-window']}"`);
     contextWindow = n;
   }
+  if (v.thinking !== undefined && !isThinkingLevel(v.thinking)) throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(', ')}, got "${v.thinking}"`);
   let bashTimeout: number | undefined;
   if (v['bash-timeout'] !== undefined) {
     const n = Number(v['bash-timeout']);
@@ -163,6 +168,7 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     readOnly: v['read-only'] ?? false,
     ...(v['no-compact'] ? { compact: false } : {}),
     contextWindow,
+    ...(v.thinking !== undefined ? { thinking: v.thinking as ThinkingLevel } : {}),
     ...(v['allow-path']?.length ? { allowPaths: v['allow-path'] } : {}),
     ...(v.yes ? { yes: true } : {}),
     ...(v.approve?.length ? { approve: v.approve } : {}),

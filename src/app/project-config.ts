@@ -30,6 +30,8 @@ const SANDBOX_LEVEL = (v: unknown) => ['off', 'auto', 'required'].indexOf(String
 const NETWORK_LEVEL = (v: unknown) => (v === true ? 0 : 1);
 /** The shorter the provider keeps the prompt (and the cheaper a cache write), the stricter. */
 const RETENTION_LEVEL = (v: unknown) => ['1h', '5m', 'none'].indexOf(String(v));
+// Less thinking is stricter: it costs less (an unknown value ranks as the least strict).
+const THINKING_LEVEL = (v: unknown) => ['high', 'medium', 'low', 'off'].indexOf(String(v));
 
 /** Every key a project config may hold (dotted; a key covers the keys under it). */
 export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
@@ -69,6 +71,7 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
     level: RETENTION_LEVEL,
   },
   'budget.maxCostUsd': { effect: 'lower', why: 'a limit', current: (c) => c.budget.maxCostUsd ?? Infinity },
+  thinking: { effect: 'stricter', why: 'more thinking costs more output tokens', current: (c) => THINKING_LEVEL(c.thinking), level: THINKING_LEVEL },
 };
 
 /** One key of the project config and what became of it. */

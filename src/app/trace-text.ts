@@ -27,7 +27,7 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
   const w = opts.width;
   let turnStarted = 0;
   let text = '';
-  let thinking = 0;
+  let thinking = '';
   for (const e of events) {
     switch (e.type) {
       case 'run_start': {
@@ -43,7 +43,7 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
       case 'turn_start': {
         turnStarted = e.time;
         text = '';
-        thinking = 0;
+        thinking = '';
         const roles = Object.entries(e.roles).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ');
         out.push('');
         out.push(`Turn ${e.turn}: the model saw ${e.messageCount} message${e.messageCount === 1 ? '' : 's'} (${roles || 'none'})${e.compacted ? ', after a compaction summary' : ''}`);
@@ -53,14 +53,16 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         text += e.delta;
         break;
       case 'thinking_delta':
-        thinking += e.delta.length;
+        thinking += e.delta;
         break;
       case 'retry':
         out.push(`  retry ${e.attempt} after ${e.kind} in ${Math.round(e.delayMs)} ms: ${preview(e.message, w)}`);
         break;
       case 'message_end': {
         const m = e.message;
-        if (thinking) out.push(`  thinking: ${thinking} chars`);
+        // The reasoning in full, indented (the stored blocks; the streamed text when none was kept).
+        const reasoning = m.content.flatMap((c) => (c.type === 'thinking' ? [c.thinking] : [])).join('\n') || thinking;
+        if (reasoning) out.push(`  thinking (${reasoning.length} chars):`, ...reasoning.split('\n').map((l) => `    ${l}`));
         const answer = textOf(m.content) || text;
         if (answer) out.push(`  assistant: ${JSON.stringify(preview(answer, w))}`);
         for (const c of m.content) {

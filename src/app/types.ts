@@ -17,8 +17,9 @@ import type { EffectiveConfig } from './config.js';
 import type { ConfigRow } from './config-show.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
+import type { ThinkingChange, ThinkingLevel } from './thinking-control.js';
 
-export type { PermissionMode };
+export type { PermissionMode, ThinkingChange, ThinkingLevel };
 export type { BeforeToolCallResult, ExportFormat, HookCall, HookContext, HookResult, PermissionReply, PermissionRequest, RunResult, SessionChoice };
 
 /** In-process hooks (no trust needed: they are the SDK user's own code). */
@@ -48,6 +49,8 @@ export interface CreateAgentOptions {
   compact?: boolean;
   /** The model's context window in tokens (overrides the model table and config). */
   contextWindow?: number;
+  /** How much the model reasons: 'off', 'low', 'medium' or 'high' (`--thinking`; default: the config's `thinking`, else off). */
+  thinking?: ThinkingLevel;
   /** Use the scripted model, replaying this file (the `--script` format): for tests and examples. */
   script?: string;
   /** Save every model response to this file in the script format (`--record`). */
@@ -202,6 +205,10 @@ export interface Agent {
   readonly permissionMode: PermissionMode;
   /** Switches the permission preset (ACP's modes): 'default' (the policy), 'accept-edits' (file changes approved too), 'read-only'. Deny rules hold in every mode. */
   setPermissionMode(mode: PermissionMode): void;
+  /** The thinking level in force ('off', 'low', 'medium', 'high'). */
+  readonly thinking: ThinkingLevel;
+  /** Changes the thinking level from the next request on (a tool-use loop in progress keeps its level until it ends); the note says when the model cannot take it. */
+  setThinking(level: ThinkingLevel): ThinkingChange;
   /** The MCP servers and their state and tools (each tool with its estimated token cost). */
   mcpServers(): McpServerStatus[];
   /** Starts every MCP server that may start (a run starts those it needs by itself); one line per problem. */

@@ -168,6 +168,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
     maxTurns: a.maxTurns,
     compact: a.compact,
     contextWindow: a.contextWindow,
+    thinking: a.thinking,
     allowPaths: a.allowPaths,
     yes: a.yes,
     approve: a.approve,

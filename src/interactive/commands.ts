@@ -11,6 +11,9 @@ import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
+import { thinkingLines } from './reasoning.js';
+import { thinkingNote } from '../app/thinking-control.js';
+import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -23,6 +26,8 @@ export interface CommandContext {
   lastRun(): readonly AgentEvent[];
   /** The session changed (new, resume, fork): the front end shows where it is now. */
   switched(): void;
+  /** /reasoning: expand or collapse the model's reasoning (as Ctrl+O does). */
+  toggleReasoning(): void;
 }
 
 interface Command {
@@ -158,8 +163,25 @@ const COMMANDS: Command[] = [
       const slash = spec.indexOf('/');
       const known = slash > 0 && !spec.slice(0, slash).includes(':');
       const m = await ctx.agent.setModel(known ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) } : { model: spec });
-      ctx.print([ctx.paint.dim(`model: ${m.provider}/${m.id}`)]);
+      const note = thinkingNote(ctx.agent.thinking, m.id);
+      ctx.print([ctx.paint.dim(`model: ${m.provider}/${m.id}`), ...(note ? [ctx.paint.yellow(`note: ${clean(note)}`)] : [])]);
     },
+  },
+  {
+    names: ['thinking'],
+    usage: '/thinking [LEVEL]',
+    help: 'show or set how much the model reasons: off, low, medium, high (Shift+Tab cycles them)',
+    run: (ctx, arg) => {
+      if (arg === '') return ctx.print([ctx.paint.dim(`thinking: ${ctx.agent.thinking} (levels: ${THINKING_LEVELS.join(', ')}; Shift+Tab cycles them)`)]);
+      if (!isThinkingLevel(arg)) throw new CommandError(`unknown level "${arg}" (levels: ${THINKING_LEVELS.join(', ')})`);
+      ctx.print(thinkingLines(ctx.agent.setThinking(arg), ctx.paint, ctx.width));
+    },
+  },
+  {
+    names: ['reasoning'],
+    usage: '/reasoning',
+    help: "expand or collapse the model's reasoning in the conversation (Ctrl+O)",
+    run: (ctx) => ctx.toggleReasoning(),
   },
   {
     names: ['status'],
@@ -171,7 +193,7 @@ const COMMANDS: Command[] = [
       const files = ctx.agent.session.filesTouched();
       const u = stats.session.usage;
       ctx.print([
-        `model ${st.model.provider}/${st.model.id} · session ${st.session.name ?? st.session.id}`,
+        `model ${st.model.provider}/${st.model.id} · thinking ${ctx.agent.thinking} · session ${st.session.name ?? st.session.id}`,
         `tokens ${u.input} in, ${u.output} out, ${u.cacheRead} cache read, ${u.cacheWrite} cache write (${shareText(u)}) · ${u.costUnknown ? costText(u) : `cost ${costText(u)}`} · ${stats.session.turns} turns, ${stats.session.toolCalls} tool calls`,
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,
@@ -270,6 +292,8 @@ export function helpLines(p: Paint): string[] {
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
     '  Esc              pull the last queued message back into the editor (/cancel drops one)',
+    '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
+    "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',
     '  Ctrl+D           leave (on an empty line)',
   ];

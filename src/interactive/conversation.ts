@@ -13,6 +13,8 @@ import { ApprovalQuestion } from './confirm.js';
 import { LineEditor } from './editor.js';
 import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
+import { ReasoningView, thinkingLines } from './reasoning.js';
+import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
@@ -51,6 +53,8 @@ export class Conversation {
   private afterTools = false;
   /** The answer being streamed has put lines in the scrollback already. */
   private streamPrinted = false;
+  /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
+  private readonly reasoning: ReasoningView;
 
   constructor(
     private readonly agent: Agent,
@@ -59,6 +63,7 @@ export class Conversation {
   ) {
     this.p = paint(opts.color);
     this.now = opts.now ?? Date.now;
+    this.reasoning = new ReasoningView(this.p);
     agent.subscribe((e) => this.onEvent(e));
   }
 
@@ -66,7 +71,7 @@ export class Conversation {
   start(): void {
     const s = this.agent.session;
     this.screen.print([
-      this.p.bold('mini-agent') + this.p.dim(` · ${this.agent.model.provider}/${this.agent.model.id} · session ${s.name ?? s.id} · /help for commands, Ctrl+D to leave`),
+      this.p.bold('mini-agent') + this.p.dim(` · ${this.agent.model.provider}/${this.agent.model.id}${this.agent.thinking === 'off' ? '' : ` · thinking ${this.agent.thinking}`} · session ${s.name ?? s.id} · /help for commands, Ctrl+D to leave`),
     ]);
     this.replay();
     this.redraw();
@@ -105,6 +110,8 @@ export class Conversation {
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
       if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
+      if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
+      if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
     const result = this.editor.handleKey(key);
     if (result === 'submit') void this.submit(this.editor.submit());
@@ -136,6 +143,7 @@ export class Conversation {
         exit: () => this.opts.onExit(),
         lastRun: () => this.lastRun,
         switched: () => this.replay(),
+        toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
       }).catch((err: unknown) => this.screen.print([this.p.red(err instanceof CommandError ? err.message : String(err))]));
       this.redraw();
       return;
@@ -208,9 +216,11 @@ export class Conversation {
         break;
       case 'thinking_delta':
         this.doing = 'thinking';
+        this.reasoning.push(e.delta);
         break;
       case 'text_delta':
         this.retryNote = undefined;
+        this.endReasoning();
         if (!this.stream) {
           if (this.afterTools) this.screen.print(['']); // the answer stands apart from the tool lines above it
           this.stream = new MarkdownStream(this.screen.width, { color: this.opts.color });
@@ -221,9 +231,11 @@ export class Conversation {
         this.doing = 'writing';
         break;
       case 'toolcall_start':
+        this.endReasoning();
         this.doing = `preparing ${e.name}`;
         break;
       case 'message_end':
+        this.endReasoning();
         this.endAnswer();
         if (e.message.stopReason === 'error' && e.message.errorMessage) this.screen.print([this.p.red(`error: ${clean(e.message.errorMessage)}`)]);
         break;
@@ -231,6 +243,7 @@ export class Conversation {
         // The failed attempt's answer is discarded; what of it reached the scrollback stays there, marked.
         if (this.stream && this.streamPrinted) this.screen.print([this.p.yellow('(the partial answer above was cut off; the request is retried)')]);
         this.stream = undefined;
+        this.reasoning.discard();
         this.doing = 'thinking';
         this.retryNote = `retrying after ${e.kind} (attempt ${e.attempt}, in ${Math.round(e.delayMs / 1000)} s)`;
         break;
@@ -271,6 +284,16 @@ export class Conversation {
     this.streamPrinted = this.streamPrinted || lines.length > 0;
   }
 
+  /** The reasoning so far goes to the scrollback (collapsed to a line unless expanded). */
+  private endReasoning(): void {
+    this.screen.print(this.reasoning.end(this.screen.width));
+  }
+
+  private printNow(lines: string[]): void {
+    this.screen.print(lines);
+    this.redraw();
+  }
+
   private endAnswer(): void {
     if (this.stream) this.screen.print(this.stream.end());
     this.stream = undefined;
@@ -278,6 +301,7 @@ export class Conversation {
   }
 
   private settled(e: Extract<AgentEvent, { type: 'run_settled' }>): void {
+    this.endReasoning();
     this.endAnswer();
     this.running = false;
     this.tools.clear();
@@ -320,7 +344,9 @@ export class Conversation {
     if (messages.length > tail.length) this.screen.print([this.p.dim(`… ${messages.length - tail.length} earlier messages (/tree shows the session)`)]);
     for (const m of tail) {
       if (m.role === 'user') this.printUser(textOf(m.content));
-      else if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
+      if (m.role === 'assistant') for (const c of m.content) if (c.type === 'thinking') this.reasoning.push(c.thinking);
+      if (m.role === 'assistant') this.endReasoning(); // one line (Ctrl+O expands the last)
+      if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
         const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
         this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
       }
@@ -335,6 +361,7 @@ export class Conversation {
   private readonly liveFrame = (): LiveFrame => {
     const width = this.screen.width;
     const live: string[] = [];
+    live.push(...this.reasoning.live(width));
     if (this.stream) live.push(...this.stream.live());
     for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));

@@ -2,12 +2,16 @@
 // events; they never run tools and never touch the session.
 import type { AssistantMessage, Message, ModelError, ToolCall, ToolSpec } from '../core/types.js';
 
+import type { ThinkingLevel } from './thinking.js';
+
 export type { ToolSpec };
 
 export interface ModelRequest {
   messages: readonly Message[];
   tools: readonly ToolSpec[];
   systemPrompt: string;
+  /** How much the model should reason (`--thinking`; default off). Each adapter maps it by the model table's `reasoning`. */
+  thinking?: ThinkingLevel;
   signal?: AbortSignal;
   /** Groups the requests of one conversation for the provider's prompt cache: the session id (OpenAI's prompt_cache_key). */
   cacheKey?: string;

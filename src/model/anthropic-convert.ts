@@ -3,9 +3,10 @@
 // checks at compile time that they fit the SDK's `MessageCreateParamsStreaming`.
 import type { AssistantMessage, Message, TextContent } from '../core/types.js';
 import type { ModelRequest, ToolSpec } from './adapter.js';
-import type { AdapterConfig } from './models.js';
+import { modelInfo, type AdapterConfig } from './models.js';
 import { applyBreakpoints } from './anthropic-cache.js';
 import type { CacheControl } from './cache.js';
+import { anthropicThinking, type AnthropicThinkingFields } from './thinking.js';
 
 export interface WireText {
   type: 'text';
@@ -51,6 +52,8 @@ export interface AnthropicRequestBody {
   messages: WireMessage[];
   tools?: WireTool[];
   stream: true;
+  thinking?: AnthropicThinkingFields['thinking'];
+  output_config?: AnthropicThinkingFields['output_config'];
 }
 
 /** The text of a tool_result for a call whose result never arrived. */
@@ -63,14 +66,17 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
  * results whose tool_use is not in the preceding assistant message are dropped.
  */
 export function toAnthropicRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'thinking'>,
   cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'cacheRetention'>,
 ): AnthropicRequestBody {
+  // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
+  const { max_tokens, ...thinking } = anthropicThinking(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.maxOutputTokens);
   const body: AnthropicRequestBody = {
     model: cfg.model,
-    max_tokens: cfg.maxOutputTokens,
+    max_tokens,
     messages: toAnthropicMessages(request.messages),
     stream: true,
+    ...thinking,
   };
   if (request.systemPrompt !== '') body.system = request.systemPrompt;
   if (request.tools.length > 0) body.tools = request.tools.map(toWireTool);

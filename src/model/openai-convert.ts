@@ -10,17 +10,20 @@ import type {
 import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
 import { takesPromptCacheKey } from './cache.js';
-import type { AdapterConfig } from './models.js';
+import { modelInfo, type AdapterConfig } from './models.js';
 import { pricedUsage } from './priced-usage.js';
+import { openaiReasoningEffort } from './thinking.js';
 
 /** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
 export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey' | 'thinking'>,
   cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens' | 'cacheRetention'>,
 ): ChatCompletionCreateParamsStreaming {
+  // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
+  const effort = openaiReasoningEffort(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.model);
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
   messages.push(...toOpenAIMessages(request.messages));
@@ -39,6 +42,7 @@ export function toOpenAIRequest(
     ...(cfg.provider === 'openai' ? { max_completion_tokens: cfg.maxOutputTokens } : { max_tokens: cfg.maxOutputTokens }),
     // Requests with the same key are routed to the same cache (the session id); only where the server takes the field.
     ...(request.cacheKey && cfg.cacheRetention && cfg.cacheRetention !== 'none' && takesPromptCacheKey(cfg.provider) ? { prompt_cache_key: request.cacheKey } : {}),
+    ...(effort !== undefined ? { reasoning_effort: effort } : {}),
   };
 }
 

@@ -52,6 +52,7 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
     return { session: info(agent.session) };
   },
   set_model: async (agent, p) => ({ model: await agent.setModel(p) }),
+  set_thinking: (agent, p) => agent.setThinking(p.level),
   compact: async (agent, p) => {
     const r = await agent.compact({ focus: p.focus });
     if (!r.ok) throw new AgentError('compaction_failed', `compaction failed: ${r.error}; nothing was summarized`);

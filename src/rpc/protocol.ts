@@ -10,7 +10,7 @@ import { EVENT_SCHEMA_VERSION } from '../core/events.js';
 import { MessageSchema } from '../session/entry-schema.js';
 import type { TreeJson } from '../session/tree-json.js';
 
-/** Bump on an incompatible change to commands or responses. */
+/** Bump on an incompatible change to commands or responses. Additive within version 1: set_thinking (issue 23). */
 export const RPC_PROTOCOL_VERSION = 1;
 
 const Null = Type.Null();
@@ -117,6 +117,11 @@ export const COMMANDS = {
     doc: 'Use another provider or model from the next run on (refused while a run is in progress).',
     params: { provider: Type.Optional(Str), model: Type.Optional(Str), baseUrl: Type.Optional(Str), apiKey: Type.Optional(Str) },
     result: Type.Object({ model: ModelInfo }),
+  },
+  set_thinking: {
+    doc: 'Set how much the model reasons, from the next model request on (a tool-use loop in progress keeps its level until it ends). `note` says when the model cannot take the level (it has no reasoning control, or always reasons): nothing is sent for it.',
+    params: { level: lits('off', 'low', 'medium', 'high') },
+    result: Type.Object({ level: lits('off', 'low', 'medium', 'high'), note: Nullable(Str) }),
   },
   compact: {
     doc: 'Compact the session now (after a run in progress): a summary stands in for the older messages, the originals stay in the file. A failed compaction is an error response of kind "compaction_failed" (nothing was summarized). Its compaction_start/compaction_end events come first.',
