@@ -6,6 +6,7 @@ import { createAgent } from '../app/agent.js';
 import { loadConfig, type EffectiveConfig } from '../app/config.js';
 import { showConfig } from '../app/config-show.js';
 import { AgentExtensions } from '../app/extensions.js';
+import { sessionEntriesFor, showConfigWindow } from '../app/learned-window.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { redactSecrets } from '../core/redact.js';
@@ -179,7 +180,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
   const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(resolved), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {
