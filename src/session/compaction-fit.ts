@@ -16,7 +16,8 @@ const SMALLEST_KEEP = 256;
 export function planToFit(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, mustFit: boolean, cwd?: string): { planned: PlanResult; keepRecentTokens: number } {
   let keep = Math.max(0, Math.floor(keepRecentTokens));
   let planned = planCompaction(path, keep, cwd);
-  while (mustFit && !planned.ok && planned.code === 'fits' && keep > 0) {
+  // A walk back that used up everything ends on the first entry ("one unit"): keeping less may still cut.
+  while (mustFit && !planned.ok && (planned.code === 'fits' || planned.code === 'one_unit') && keep > 0) {
     keep = keep < SMALLEST_KEEP * 2 ? 0 : Math.floor(keep / 2);
     planned = planCompaction(path, keep, cwd);
   }
