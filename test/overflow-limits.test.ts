@@ -124,20 +124,20 @@ const ROWS: Row[] = [
 ];
 
 describe('overflow errors: the kind and the limits they state', () => {
-  it.each(ROWS)('$who ($source)', (row) => {
-    const e = classifyError(apiError(row.status, row.body), { provider: 'p' });
-    expect(e.kind).toBe('context_overflow');
-    expect(e.retryable).toBe(false);
-    expect(e.contextWindow).toBe(row.contextWindow);
-    expect(e.requestTokens).toBe(row.requestTokens);
+  it('the table: each real message is an overflow, with the window and request size it states', () => {
+    for (const row of ROWS) {
+      const e = classifyError(apiError(row.status, row.body), { provider: 'p' });
+      const label = `${row.who} (${row.source})`;
+      expect(e.kind, label).toBe('context_overflow');
+      expect(e.retryable, label).toBe(false);
+      expect(e.contextWindow, label).toBe(row.contextWindow);
+      expect(e.requestTokens, label).toBe(row.requestTokens);
+    }
   });
 
-  it('a stream error frame (OpenRouter puts the status in code) carries the limits too', () => {
+  it('a stream error frame (OpenRouter puts the status in code) carries the limits too; other errors carry none', () => {
     const e = classifyError(Object.assign(new Error('x'), { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9650 tokens.", code: 400 } }), { provider: 'p' });
     expect(e).toMatchObject({ kind: 'context_overflow', status: 400, contextWindow: 8192, requestTokens: 9650 });
-  });
-
-  it('other errors carry no limits, and numbers are read only from the known wordings', () => {
     expect(classifyError(apiError(400, { error: { message: 'max_tokens: 10000 > 4096, which is the maximum allowed number of output tokens', type: 'invalid_request_error' } }), { provider: 'p' })).not.toHaveProperty('contextWindow');
     expect(classifyError(apiError(429, { error: { message: 'Rate limit reached for 8192 tokens' } }), { provider: 'p' })).not.toHaveProperty('contextWindow');
     expect(overflowLimits('the input length exceeds the context length')).toEqual({});
@@ -152,7 +152,7 @@ describe('summary headings, matched tolerantly', () => {
   it.each([
     ['pi\'s wording, "&" for "and"', ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context']],
     ['numbered', ['1. Goal', '2. Constraints and preferences', '3) Progress', '4. Key decisions', '5. Next steps', '6. Critical context']],
-    ['punctuation and case', ['GOAL:', 'Constraints and Preferences.', 'Progress:', 'Key decisions —', 'Next steps!', 'critical context:']],
+    ['punctuation and case', ['GOAL:', 'Constraints and Preferences.', 'Progress:', 'Key-decisions —', 'Next-steps!', 'critical context:']],
     ['bold titles instead of Markdown headings', ['**Goal**', '**Constraints & preferences**', '**Progress:**', '**Key decisions**', '**Next steps**', '**Critical context**']],
   ])('%s', (_label, titles) => {
     const text = titles[0].startsWith('**') ? titles.map((t) => `${t}\nsomething`).join('\n\n') : withHeadings(titles);
@@ -175,7 +175,8 @@ describe('summary headings, matched tolerantly', () => {
     }
   });
 
-  it('words in running text are not headings, and a missing section is still named', () => {
+  it('"Constraints & Preferences" is "Constraints and preferences"; words in running text are not headings; a missing section is still named', () => {
+    expect(missingSections('## Constraints & Preferences\nnone', ['Constraints and preferences'])).toEqual([]);
     const text = withHeadings(['Goal', 'Progress', 'Key decisions', 'Next steps', 'Critical context']) + '\nThe constraints and preferences are unknown.';
     expect(missingSections(text)).toEqual(['Constraints and preferences']);
     expect(missingSections('Goal is to ship it.\n## Progress\nx', ['Goal', 'Progress'])).toEqual(['Goal']);
