@@ -89,24 +89,24 @@ describe('an 8k server that states its limit in a 400 error', () => {
   });
 });
 
-describe('asking the server for an unknown model\'s window, once per session', () => {
+describe('asking the server for an unknown model\'s window, once per session, when the context is large enough for it to matter', () => {
   const chatOr = (probe: (req: RecordedRequest) => Reply | undefined) => (req: RecordedRequest): Reply => (isChat(req) ? answer('hello', 50) : (probe(req) ?? notFound));
   const cases = [
     {
       name: 'vLLM',
       source: 'vLLM /v1/models',
-      window: 4096,
+      window: 32768,
       probe: (req: RecordedRequest) =>
         req.method === 'GET' && req.url === '/v1/models'
-          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: [{ id: 'other', object: 'model', max_model_len: 32768 }, { id: 'local-model', object: 'model', owned_by: 'vllm', max_model_len: 4096 }] }) }
+          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: [{ id: 'other', object: 'model', max_model_len: 65536 }, { id: 'local-model', object: 'model', owned_by: 'vllm', max_model_len: 32768 }] }) }
           : undefined,
     },
     {
       name: 'llama.cpp',
       source: 'llama.cpp /props',
-      window: 6144,
+      window: 16384,
       probe: (req: RecordedRequest) =>
-        req.method === 'GET' && req.url === '/props' ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ default_generation_settings: { n_ctx: 6144, params: {} }, total_slots: 1 }) } : undefined,
+        req.method === 'GET' && req.url === '/props' ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ default_generation_settings: { n_ctx: 16384, params: {} }, total_slots: 1 }) } : undefined,
     },
     {
       name: 'Ollama',
@@ -125,7 +125,11 @@ describe('asking the server for an unknown model\'s window, once per session', (
     const home = tempDir();
     const file = join(cwd, 's.jsonl');
     const flags = ['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-model'];
-    const r = await runCli([...flags, '--session', file, 'hi'], { cwd, home, env: ENV });
+    // A small context: nobody is asked yet (an error would state the window anyway).
+    expect((await runCli([...flags, '--session', file, 'hi'], { cwd, home, env: ENV })).code).toBe(0);
+    expect(server.requests.every(isChat)).toBe(true);
+    // Once the context passes 8,192 tokens, the server is asked.
+    const r = await runCli([...flags, '--session', file, words('a long question', 36_000)], { cwd, home, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/warning/);
     const store = SessionStore.open(file);
@@ -135,7 +139,7 @@ describe('asking the server for an unknown model\'s window, once per session', (
     const asked = probes();
     expect(asked).toBeGreaterThan(0);
     // Once per session: a resume does not ask again.
-    expect((await runCli([...flags, '--session', file, 'again'], { cwd, home, env: ENV })).code).toBe(0);
+    expect((await runCli([...flags, '--session', file, words('again', 4000)], { cwd, home, env: ENV })).code).toBe(0);
     expect(probes()).toBe(asked);
 
     const fromSession = await runCli(['--show-config', '--json', ...flags, '--session', file], { cwd, home, env: ENV });
@@ -148,15 +152,16 @@ describe('asking the server for an unknown model\'s window, once per session', (
     const server = await serve(chatOr(() => undefined));
     const cwd = tempDir();
     const flags = ['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-model'];
-    const r = await runCli([...flags, '--no-session', 'hi'], { cwd, env: ENV });
+    const r = await runCli([...flags, '--no-session', words('a long question', 36_000)], { cwd, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
+    expect(server.requests.filter((q) => !isChat(q)).map((q) => `${q.method} ${q.url}`).sort()).toEqual(['GET /props', 'GET /v1/models', 'POST /api/show']);
     const shown = JSON.parse((await runCli(['--show-config', '--json', ...flags], { cwd, env: ENV })).stdout).contextWindow;
     expect(shown.value).toBe(128000);
     expect(shown.source).toBe('default (unknown model); the server did not say (vLLM /v1/models: HTTP 404; llama.cpp /props: HTTP 404; Ollama /api/show: HTTP 404)');
     // A known model or a configured window: nobody is asked.
     const before = server.requests.length;
-    expect((await runCli([...flags, '--context-window', '16384', '--no-session', 'hi'], { cwd, env: ENV })).code).toBe(0);
+    expect((await runCli([...flags, '--context-window', '65536', '--no-session', words('a long question', 36_000)], { cwd, env: ENV })).code).toBe(0);
     expect(server.requests.slice(before).every(isChat)).toBe(true);
   });
 });

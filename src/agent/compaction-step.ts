@@ -21,9 +21,9 @@ export interface CompactionStepContext {
   /**
    * Per run: a failed threshold compaction is not tried again on every turn; an overflow compacts
    * again keeping half as much each time (`overflowKeep`: the part kept by the last one), at most
-   * MAX_OVERFLOW_COMPACTIONS times; `prepared`: the config's prepare ran.
+   * MAX_OVERFLOW_COMPACTIONS times.
    */
-  state: { thresholdFailed: boolean; overflowRetried: boolean; overflowKeep?: number; overflowCompactions?: number; prepared?: boolean };
+  state: { thresholdFailed: boolean; overflowRetried: boolean; overflowKeep?: number; overflowCompactions?: number };
 }
 
 /** An overflow compacts and retries the turn at most this many times per run. */
@@ -31,15 +31,13 @@ export const MAX_OVERFLOW_COMPACTIONS = 6;
 
 /** Before a request: compact if the context leaves less than the reserve free. Returns an error when the run cannot go on. */
 export async function compactBeforeRequest(ctx: CompactionStepContext): Promise<ModelError | null> {
-  if (ctx.compaction?.enabled && !ctx.state.prepared) {
-    ctx.state.prepared = true;
-    await ctx.compaction.prepare?.(ctx.signal);
-  }
   const c = ctx.compaction;
   if (!c?.enabled) return null;
   const path = ctx.store.activePath();
   // Projected only when no usage calibrates the estimate: the loop projects again for the request.
   const tokens = contextTokens(path, () => projectMessages(path), { systemPrompt: ctx.systemPrompt, tools: ctx.tools }).tokens;
+  // The app may ask the server for an unknown model's window now (once per session); settings follow it.
+  await c.prepare?.(ctx.signal, tokens);
   if (!shouldCompact(tokens, c.settings)) return null;
   const window = c.settings.contextWindow;
   if (!ctx.state.thresholdFailed) {

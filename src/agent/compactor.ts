@@ -43,8 +43,8 @@ export interface CompactionConfig {
    * returns the settings for it. Without it, the default settings for that window are used.
    */
   learnWindow?: (contextWindow: number) => CompactionSettings;
-  /** Called once per run before its first request (the app asks the server for an unknown model's window). */
-  prepare?: (signal: AbortSignal) => Promise<void>;
+  /** Called before each request with the context's size (the app asks the server for an unknown model's window, once). */
+  prepare?: (signal: AbortSignal, contextTokens: number) => Promise<void>;
 }
 
 export interface CompactRequest {

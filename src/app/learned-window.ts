@@ -14,6 +14,13 @@ import { parseSessionText } from '../session/session-file.js';
 import type { Resolved } from './config.js';
 import type { SessionChoice } from './session-open.js';
 
+/**
+ * The server is asked once the context reaches this size: below it, no window is worth a request
+ * (a request's fixed part, tools and system prompt, is already about 4k tokens), and an overflow
+ * error states the window anyway.
+ */
+export const PROBE_FROM_TOKENS = 8_192;
+
 /** The source config.ts gives a window that nobody set and the model table does not know. */
 export const UNKNOWN_WINDOW_SOURCE = 'default (unknown model)';
 
@@ -89,8 +96,8 @@ export function sessionCompaction(resolved: Resolved, store: SessionStore, model
       remember(contextWindow, 'error');
       return settingsNow();
     },
-    prepare: async (signal) => {
-      if (asked || model.provider === 'scripted' || !shouldProbe(resolved) || learned()) return;
+    prepare: async (signal, contextTokens) => {
+      if (asked || contextTokens < PROBE_FROM_TOKENS || model.provider === 'scripted' || !shouldProbe(resolved) || learned()) return;
       asked = true;
       const found = await probeFor(resolved, model.model, signal);
       if (found.ok) remember(found.contextWindow, 'server', found.source);
