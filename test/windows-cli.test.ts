@@ -2,9 +2,12 @@
 // an 8k OpenAI-compatible server that states its limit in a 400 error (the run compacts and
 // succeeds, the window is stored in the session and shown by --show-config), and the servers
 // that tell a model's window up front (vLLM /v1/models, llama.cpp /props, Ollama /api/show).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
 import type { ModelWindowEntry } from '../src/session/entries.js';
+import { SessionEntrySchema, SessionHeaderSchema } from '../src/session/entry-schema.js';
 import { SessionStore } from '../src/session/store.js';
 import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../src/session/summary-prompts.js';
 import { servePerTest, sse, type RecordedRequest, type Reply } from './support/http-server.js';
@@ -86,6 +89,13 @@ describe('an 8k server that states its limit in a 400 error', () => {
     const again = SessionStore.open(file);
     expect(again.entries().filter((e) => e.type === 'compaction').map((e) => (e as { reason?: string }).reason)).toEqual(['overflow', 'threshold']);
     again.close();
+    // The file, model_window entry included, validates against the published schema (format 6).
+    const [h, ...lines] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(h.version).toBe(6);
+    expect(Compile(SessionHeaderSchema).Check(h)).toBe(true);
+    const entry = Compile(SessionEntrySchema);
+    for (const e of lines) expect(entry.Check(e), `${e.type}: ${JSON.stringify([...entry.Errors(e)].slice(0, 3))}`).toBe(true);
+    expect(lines.map((e) => e.type)).toContain('model_window');
   });
 });
 
