@@ -81,7 +81,8 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   const { store, config, reason, emit } = req;
   const extra = { systemPrompt: req.systemPrompt, tools: req.tools };
   const path = store.activePath();
-  const tokensBefore = contextTokens(path, projectMessages(path), extra).tokens;
+  const projected = projectMessages(path);
+  const tokensBefore = contextTokens(path, projected, extra).tokens;
   emit({ type: 'compaction_start', reason, tokensBefore });
   const fail = (error: string): CompactOutcome => {
     store.append({ type: 'compaction_failed', targetId: store.leafId, reason, error, tokensBefore, model: config.model });
@@ -111,19 +112,21 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   if (!now.some((e) => e.id === plan.firstKeptEntryId)) return fail('the conversation moved to another branch while it was being summarized');
   const keptMessages = projectMessages(keptEntries(now, plan.firstKeptEntryId));
   let tokensAfter = estimateRequestTokens([summaryMessage(summary), ...keptMessages], extra);
-  // Never backwards: a summary that leaves more than it found is asked again, shorter, or refused.
-  if (tokensAfter >= tokensBefore) {
-    const room = tokensBefore - estimateRequestTokens(keptMessages, extra) - 32;
+  // Never backwards: a summary that leaves more than it found, by the reported count or by the
+  // estimate (tokensAfter is an estimate), is asked again, shorter, or refused.
+  const found = Math.min(tokensBefore, estimateRequestTokens(projected, extra));
+  if (tokensAfter >= found) {
+    const room = found - estimateRequestTokens(keptMessages, extra) - 32;
     const first = tokensAfter;
-    if (room < 64) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${tokensBefore} before, and the part kept leaves no room for one`);
+    if (room < 64) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${found} before, and the part kept leaves no room for one`);
     try {
       summary = await summarizePlan(plan, config, req.focus, req.signal, { ...ctx, maxWords: Math.max(40, Math.floor(room * 0.5)) });
     } catch (err) {
-      return fail(req.signal.aborted ? 'the compaction was aborted' : `refused: the summary would leave ${first} tokens, not fewer than the ${tokensBefore} before, and asking again for a shorter one failed: ${(err as Error).message}`);
+      return fail(req.signal.aborted ? 'the compaction was aborted' : `refused: the summary would leave ${first} tokens, not fewer than the ${found} before, and asking again for a shorter one failed: ${(err as Error).message}`);
     }
     tokensAfter = estimateRequestTokens([summaryMessage(summary), ...keptMessages], extra);
-    if (tokensAfter >= tokensBefore) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${tokensBefore} before (also when asked for one under ${Math.floor(room * 0.5)} words)`);
-    warnings.push(`the first summary would have left ${first} tokens, not fewer than the ${tokensBefore} before; it was asked again, shorter`);
+    if (tokensAfter >= found) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${found} before (also when asked for one under ${Math.floor(room * 0.5)} words)`);
+    warnings.push(`the first summary would have left ${first} tokens, not fewer than the ${found} before; it was asked again, shorter`);
   }
   for (const message of warnings) emit({ type: 'warning', message: `compaction: ${message}` });
   const entry = store.append({
