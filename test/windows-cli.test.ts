@@ -99,6 +99,22 @@ describe('an 8k server that states its limit in a 400 error', () => {
   });
 });
 
+describe('a prompt bigger than the 8k window', () => {
+  it('stops, naming the message that is too big, with the window the server stated', async () => {
+    const fake = eightK();
+    const server = await serve(fake.handler);
+    const cwd = tempDir();
+    const file = join(cwd, 's.jsonl');
+    const r = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-8k', '--session', file, words('paste', 40_000)], { cwd, env: ENV });
+    expect(r.code).toBe(1);
+    const store = SessionStore.open(file);
+    const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user')!;
+    store.close();
+    expect(r.stderr).toMatch(new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about \\d+ tokens\\)`));
+    expect(r.stderr).toContain("context window (8192 tokens); run \"mini-agent compact\"");
+  });
+});
+
 describe('asking the server for an unknown model\'s window, once per session, when the context is large enough for it to matter', () => {
   const chatOr = (probe: (req: RecordedRequest) => Reply | undefined) => (req: RecordedRequest): Reply => (isChat(req) ? answer('hello', 50) : (probe(req) ?? notFound));
   const cases = [

@@ -143,7 +143,7 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
     rate_limit: 'wait and try again, or check the plan and quota of the account',
     overloaded: 'the provider is overloaded; try again in a little while',
     server: 'the provider had an internal error; try again later',
-    context_overflow: `the conversation is longer than ${c.model}'s context window (${c.contextWindow} tokens); run "mini-agent compact", start a new session, or use a model with a larger window`,
+    context_overflow: `the conversation is longer than ${c.model}'s context window (${error.contextWindow ?? c.contextWindow} tokens); run "mini-agent compact", start a new session, or use a model with a larger window`,
     network: `check the network and the base URL (${c.baseUrl})`,
     invalid_response: `the server at ${c.baseUrl} (or a proxy on the way) sent a broken stream; if it keeps happening, report it to whoever runs that server`,
     bad_request: 'the provider rejected the request; run with --verbose and check the model name and settings',
