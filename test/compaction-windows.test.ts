@@ -100,6 +100,19 @@ describe('never backwards', () => {
     expect(prompts).toHaveLength(2);
   });
 
+  it('the record compares like with like: with a provider count below the estimate, fewer tokens after than before', async () => {
+    const store = chat(6, 800);
+    // The provider counted fewer tokens than mini-agent estimates (an estimate may be up to 1.5× a tokenizer's count).
+    store.appendMessage(userMessage('one more'));
+    store.appendMessage({ ...answer('ok'), usage: { ...emptyUsage(), input: 600, output: 10 } });
+    const { out } = await compact(store, quotingSummarizer(), 128_000, { keepRecentTokens: 500 });
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    expect(out.tokensBefore).toBe(610);
+    expect(out.entry.tokensAfter).toBe(out.tokensAfter);
+    expect(out.tokensAfter).toBeLessThan(out.tokensBefore);
+  });
+
   it('one that stays larger is refused: nothing compacted, the reason recorded', async () => {
     const store = chat(6, 800);
     const { out } = await compact(store, async () => huge, 128_000, { keepRecentTokens: 500 });

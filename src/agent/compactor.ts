@@ -112,9 +112,9 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   if (!now.some((e) => e.id === plan.firstKeptEntryId)) return fail('the conversation moved to another branch while it was being summarized');
   const keptMessages = projectMessages(keptEntries(now, plan.firstKeptEntryId));
   let tokensAfter = estimateRequestTokens([summaryMessage(summary), ...keptMessages], extra);
-  // Never backwards: a summary that leaves more than it found, by the reported count or by the
-  // estimate (tokensAfter is an estimate), is asked again, shorter, or refused.
-  const found = Math.min(tokensBefore, estimateRequestTokens(projected, extra));
+  // Never backwards: a summary whose context would not be smaller than the one it replaces (both
+  // estimated, so that they compare) is asked again, shorter, or refused.
+  const found = estimateRequestTokens(projected, extra);
   if (tokensAfter >= found) {
     const room = found - estimateRequestTokens(keptMessages, extra) - 32;
     const first = tokensAfter;
@@ -129,6 +129,8 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     warnings.push(`the first summary would have left ${first} tokens, not fewer than the ${found} before; it was asked again, shorter`);
   }
   for (const message of warnings) emit({ type: 'warning', message: `compaction: ${message}` });
+  // tokensBefore may be the provider's count (reported usage); the count after is scaled alike, so the two compare.
+  if (tokensBefore !== found && found > 0) tokensAfter = Math.round((tokensAfter * tokensBefore) / found);
   const entry = store.append({
     type: 'compaction',
     summary,
