@@ -79,6 +79,16 @@ describe('after an overflow, keep less', () => {
     const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user' && e.message.content[0].text === huge)!;
     expect(result.error?.message).toMatch(new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about 1[45]\\d{3} tokens\\)`));
   });
+
+  it('when the provider counted the messages within its window, the error says the reserved output is what does not fit', async () => {
+    const store = chat(1, 100);
+    // vLLM counts the completion the request reserves (max_tokens) against the window.
+    const vllm = overflow("This model's maximum context length is 8192 tokens. However, you requested 8244 tokens (52 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.");
+    const { result } = await scriptedRun({ store, turns: Array.from({ length: 8 }, () => vllm), compaction: compactionFor(quotingSummarizer(), 128_000) });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatchObject({ contextWindow: 8192, requestTokens: 52 });
+    expect(result.error?.message).toMatch(/the provider counted 52 tokens of messages, within its window of 8192: the output the request reserves \(max_tokens\) is what does not fit, so lower the model's maxOutputTokens/);
+  });
 });
 
 describe('never backwards', () => {

@@ -60,7 +60,7 @@ export async function compactAfterOverflow(ctx: CompactionStepContext, error: Mo
   const config = learnWindow(ctx, c, error);
   const count = (ctx.state.overflowCompactions ?? 0) + 1;
   if (count > MAX_OVERFLOW_COMPACTIONS) {
-    return { ...error, message: `${error.message} (mini-agent compacted the conversation ${MAX_OVERFLOW_COMPACTIONS} times in this run, keeping less each time; it still does not fit)` };
+    return { ...error, message: `${error.message} (mini-agent compacted the conversation ${MAX_OVERFLOW_COMPACTIONS} times in this run, keeping less each time; it still does not fit${outputHint(error)})` };
   }
   ctx.state.overflowCompactions = count;
   ctx.state.overflowRetried = true;
@@ -71,7 +71,17 @@ export async function compactAfterOverflow(ctx: CompactionStepContext, error: Mo
     ctx.state.overflowKeep = out.keepRecentTokens;
     return 'retry';
   }
-  return { ...error, message: `${error.message} (mini-agent tried to compact the conversation and retry, but the compaction failed: ${out.error})` };
+  return { ...error, message: `${error.message} (mini-agent tried to compact the conversation and retry, but the compaction failed: ${out.error}${outputHint(error)})` };
+}
+
+/**
+ * When the provider counted the messages within its window, what does not fit is the output the
+ * request reserves (max_tokens): compaction cannot fix that, a smaller output cap can.
+ */
+function outputHint(error: ModelError): string {
+  const { requestTokens, contextWindow } = error;
+  if (requestTokens === undefined || contextWindow === undefined || requestTokens >= contextWindow) return '';
+  return `; the provider counted ${requestTokens} tokens of messages, within its window of ${contextWindow}: the output the request reserves (max_tokens) is what does not fit, so lower the model's maxOutputTokens (models.<id>.maxOutputTokens in the config)`;
 }
 
 /**
