@@ -36,7 +36,8 @@ export interface SessionStats {
  * Additive in 2: `queue_update`, `steer_delivered`, `follow_up_delivered`, `run_settled.undelivered`,
  * `compaction_start`, `compaction_end`.
  * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
- * `permission_request` and `permission_decision`.
+ * `permission_request` and `permission_decision`. Additive in 3: a `context_overflow` error's
+ * `contextWindow` and `requestTokens` (what the provider stated).
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
