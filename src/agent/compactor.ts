@@ -4,7 +4,8 @@
 import type { CompactionReason, EventBody } from '../core/events.js';
 import { textOf, userMessage, type Message, type ToolSpec } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
-import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, planCompaction, serializeEntry, type CompactionPlan, type CompactionSettings } from '../session/compaction-plan.js';
+import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, serializeEntry, type CompactionPlan, type CompactionSettings } from '../session/compaction-plan.js';
+import { currentTurnTooBig, planToFit } from '../session/compaction-fit.js';
 import type { CompactionEntry, ContentEntry, FileLists } from '../session/entries.js';
 import { collectFileLists, formatFileLists, stripFileLists } from '../session/file-lists.js';
 import { projectMessages, summaryMessage } from '../session/projector.js';
@@ -37,6 +38,13 @@ export interface CompactionConfig {
   summarize: Summarizer;
   /** provider/model of the summarizer, recorded in the entry. */
   model: string;
+  /**
+   * A window the provider stated (an overflow error): the app records it in the session and
+   * returns the settings for it. Without it, the default settings for that window are used.
+   */
+  learnWindow?: (contextWindow: number) => CompactionSettings;
+  /** Called before each request with the context's size (the app asks the server for an unknown model's window, once). */
+  prepare?: (signal: AbortSignal, contextTokens: number) => Promise<void>;
 }
 
 export interface CompactRequest {
@@ -50,9 +58,18 @@ export interface CompactRequest {
   /** For the token counts: what each request sends besides the messages. */
   systemPrompt?: string;
   tools?: readonly ToolSpec[];
+  /** Keep this many recent tokens instead of the settings' (an overflow keeps less each time). */
+  keepRecentTokens?: number;
+  /**
+   * The context no longer fits the window (the provider said so, or the estimate is over it): keep
+   * less until a plan is found, and as a last resort accept a summary without its headings.
+   */
+  mustFit?: boolean;
 }
 
-export type CompactOutcome = { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number } | { ok: false; error: string; tokensBefore: number };
+export type CompactOutcome =
+  | { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number; keepRecentTokens: number }
+  | { ok: false; error: string; tokensBefore: number };
 
 /** The summarizer's output budget: room for a full summary, never more than a fifth of its window. */
 export function summaryOutputTokens(window: number): number {
@@ -64,7 +81,8 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   const { store, config, reason, emit } = req;
   const extra = { systemPrompt: req.systemPrompt, tools: req.tools };
   const path = store.activePath();
-  const tokensBefore = contextTokens(path, projectMessages(path), extra).tokens;
+  const projected = projectMessages(path);
+  const tokensBefore = contextTokens(path, projected, extra).tokens;
   emit({ type: 'compaction_start', reason, tokensBefore });
   const fail = (error: string): CompactOutcome => {
     store.append({ type: 'compaction_failed', targetId: store.leafId, reason, error, tokensBefore, model: config.model });
@@ -72,12 +90,19 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     emit({ type: 'compaction_end', reason, ok: false, tokensBefore, tokensAfter: null, summarizedEntries: 0, readFiles: [], modifiedFiles: [], error, entryId: null });
     return { ok: false, error, tokensBefore };
   };
-  const planned = planCompaction(path, config.settings.keepRecentTokens, req.cwd);
-  if (!planned.ok) return fail(planned.reason);
+  const mustFit = req.mustFit === true;
+  const fit = planToFit(path, req.keepRecentTokens ?? config.settings.keepRecentTokens, mustFit, req.cwd);
+  const planned = fit.planned;
+  if (!planned.ok) return fail(mustFit && planned.code !== 'fits' ? currentTurnTooBig(path, config.settings.contextWindow, planned.reason) : planned.reason);
   const plan = planned.plan;
+  const warnings: string[] = [];
+  if (fit.keepRecentTokens !== (req.keepRecentTokens ?? config.settings.keepRecentTokens)) {
+    warnings.push(`kept only the newest ${fit.keepRecentTokens} tokens as they are (the context did not fit the window)`);
+  }
+  const ctx = { warnings, mustFit };
   let summary: string;
   try {
-    summary = await summarizePlan(plan, config, req.focus, req.signal);
+    summary = await summarizePlan(plan, config, req.focus, req.signal, ctx);
   } catch (err) {
     return fail(req.signal.aborted ? 'the compaction was aborted' : (err as Error).message);
   }
@@ -85,8 +110,27 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   // are. Only a move of the leaf to another branch makes the plan stale.
   const now = store.activePath();
   if (!now.some((e) => e.id === plan.firstKeptEntryId)) return fail('the conversation moved to another branch while it was being summarized');
-  const kept = keptEntries(now, plan.firstKeptEntryId);
-  const tokensAfter = estimateRequestTokens([summaryMessage(summary), ...projectMessages(kept)], extra);
+  const keptMessages = projectMessages(keptEntries(now, plan.firstKeptEntryId));
+  let tokensAfter = estimateRequestTokens([summaryMessage(summary), ...keptMessages], extra);
+  // Never backwards: a summary whose context would not be smaller than the one it replaces (both
+  // estimated, so that they compare) is asked again, shorter, or refused.
+  const found = estimateRequestTokens(projected, extra);
+  if (tokensAfter >= found) {
+    const room = found - estimateRequestTokens(keptMessages, extra) - 32;
+    const first = tokensAfter;
+    if (room < 64) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${found} before, and the part kept leaves no room for one`);
+    try {
+      summary = await summarizePlan(plan, config, req.focus, req.signal, { ...ctx, maxWords: Math.max(40, Math.floor(room * 0.5)) });
+    } catch (err) {
+      return fail(req.signal.aborted ? 'the compaction was aborted' : `refused: the summary would leave ${first} tokens, not fewer than the ${found} before, and asking again for a shorter one failed: ${(err as Error).message}`);
+    }
+    tokensAfter = estimateRequestTokens([summaryMessage(summary), ...keptMessages], extra);
+    if (tokensAfter >= found) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${found} before (also when asked for one under ${Math.floor(room * 0.5)} words)`);
+    warnings.push(`the first summary would have left ${first} tokens, not fewer than the ${found} before; it was asked again, shorter`);
+  }
+  for (const message of warnings) emit({ type: 'warning', message: `compaction: ${message}` });
+  // tokensBefore may be the provider's count (reported usage); the count after is scaled alike, so the two compare.
+  if (tokensBefore !== found && found > 0) tokensAfter = Math.round((tokensAfter * tokensBefore) / found);
   const entry = store.append({
     type: 'compaction',
     summary,
@@ -97,6 +141,7 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     details: plan.files,
     reason,
     model: config.model,
+    ...(warnings.length > 0 ? { warnings } : {}),
   }) as CompactionEntry;
   store.sync();
   emit({
@@ -111,7 +156,7 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     error: null,
     entryId: entry.id,
   });
-  return { ok: true, entry, tokensBefore, tokensAfter };
+  return { ok: true, entry, tokensBefore, tokensAfter, keepRecentTokens: fit.keepRecentTokens };
 }
 
 export type BranchSummaryOutcome = { ok: true; entryId: string; summarizedEntries: number } | { ok: false; error: string };
@@ -159,16 +204,23 @@ function keptEntries(path: readonly ContentEntry[], firstKeptEntryId: string): C
 }
 
 /** The summary text for a plan: the (updated) background, the current task if the cut split a turn, and the file lists. */
-export async function summarizePlan(plan: CompactionPlan, config: CompactionConfig, focus: string | undefined, signal: AbortSignal): Promise<string> {
+export async function summarizePlan(
+  plan: CompactionPlan,
+  config: CompactionConfig,
+  focus: string | undefined,
+  signal: AbortSignal,
+  how: { warnings?: string[]; mustFit?: boolean; maxWords?: number } = {},
+): Promise<string> {
   const previous = plan.previous ? stripFileLists(plan.previous.summary) : undefined;
   const window = config.settings.contextWindow;
+  const common = { window, summarize: config.summarize, signal, warnings: how.warnings ?? [], mustFit: how.mustFit, maxWords: how.maxWords };
   let background = previous;
   if (plan.history.length > 0) {
-    background = await summarizeEntries(plan.history, CONVERSATION, { previous, focus, window, summarize: config.summarize, signal });
+    background = await summarizeEntries(plan.history, CONVERSATION, { ...common, previous, focus, maxWords: plan.turnPrefix.length > 0 && how.maxWords ? Math.ceil(how.maxWords / 2) : how.maxWords });
   }
   let summary = background ?? '';
   if (plan.turnPrefix.length > 0) {
-    const turn = await summarizeEntries(plan.turnPrefix, TURN, { focus, window, summarize: config.summarize, signal });
+    const turn = await summarizeEntries(plan.turnPrefix, TURN, { ...common, focus, maxWords: how.maxWords ? Math.ceil(how.maxWords / 2) : undefined });
     summary = prompts.mergeTurnSummary(background, turn);
   }
   if (summary.trim() === '') throw new Error('the summary came back empty');
@@ -200,6 +252,12 @@ interface SummarizeContext {
   window: number;
   summarize: Summarizer;
   signal: AbortSignal;
+  /** What was accepted short of the checks goes here (recorded in the compaction entry). */
+  warnings?: string[];
+  /** The context no longer fits: a summary without its headings is accepted rather than none. */
+  mustFit?: boolean;
+  /** A length limit for the final summary (asked again when the first was too long). */
+  maxWords?: number;
 }
 
 /**
@@ -232,17 +290,37 @@ async function summarizeEntries(entries: readonly ContentEntry[], format: Format
   }
 }
 
-/** One summarizer request; its answer must have the format's sections. */
-async function ask(prompt: string, sections: readonly string[], ctx: SummarizeContext): Promise<string> {
-  const size = estimateRequestTokens([userMessage(prompt)] as Message[], { systemPrompt: prompts.SUMMARY_SYSTEM_PROMPT });
+/**
+ * One summarizer request; its answer must have the format's sections (matched tolerantly). An
+ * answer without them is asked for once more with a format reminder; when the context no longer
+ * fits (`mustFit`), a non-empty answer without them is accepted, with a warning, rather than none.
+ */
+async function ask(base: string, sections: readonly string[], ctx: SummarizeContext): Promise<string> {
+  const prompt = ctx.maxWords ? base + prompts.lengthLimit(ctx.maxWords) : base;
+  const size = estimateRequestTokens([userMessage(prompt + prompts.formatReminder('x'.repeat(120), sections))] as Message[], { systemPrompt: prompts.SUMMARY_SYSTEM_PROMPT });
   if (size + summaryOutputTokens(ctx.window) > ctx.window) {
     throw new Error(`refusing a summary request of ${size} tokens: it would not fit the summarizer's window of ${ctx.window}`);
   }
   if (ctx.signal.aborted) throw new Error('the compaction was aborted');
-  const summary = await ctx.summarize({ systemPrompt: prompts.SUMMARY_SYSTEM_PROMPT, prompt, signal: ctx.signal });
-  const problem = prompts.summaryProblem(summary, sections);
-  if (problem) throw new Error(problem);
-  return summary.trim();
+  const first = await ctx.summarize({ systemPrompt: prompts.SUMMARY_SYSTEM_PROMPT, prompt, signal: ctx.signal });
+  const problem = prompts.summaryProblem(first, sections);
+  if (!problem) return first.trim();
+  if (ctx.signal.aborted) throw new Error('the compaction was aborted');
+  let second: string | undefined;
+  let retryFailed: string | undefined;
+  try {
+    second = await ctx.summarize({ systemPrompt: prompts.SUMMARY_SYSTEM_PROMPT, prompt: prompt + prompts.formatReminder(problem, sections), signal: ctx.signal });
+    if (!prompts.summaryProblem(second, sections)) return second.trim();
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    retryFailed = (err as Error).message;
+  }
+  const usable = [second, first].find((s) => s !== undefined && s.trim() !== '');
+  if (ctx.mustFit && usable !== undefined) {
+    ctx.warnings?.push(`accepted a summary that lacks headings (${problem}, also after a format reminder): the context no longer fits the window and the only other outcome was to stop`);
+    return usable.trim();
+  }
+  throw new Error(`${problem}${retryFailed ? ` (asking again with a format reminder failed: ${retryFailed})` : ' (also after a retry with a format reminder)'}`);
 }
 
 /** Re-exported for the loop and the app layer. */

@@ -9,7 +9,7 @@ import type { ModelAdapter } from '../model/adapter.js';
 import { projectMessages } from '../session/projector.js';
 import { lastContextTokens } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
-import { compactionSettings, modelSummarizer, type CompactionConfig } from '../agent/compactor.js';
+import type { CompactionConfig } from '../agent/compactor.js';
 import { SessionRunner, type RunResult } from '../agent/runner.js';
 import { loadHooks, type LoadedHooks } from '../extensions/hooks.js';
 import type { McpServerStatus } from '../extensions/mcp-client.js';
@@ -33,6 +33,7 @@ import { createToolRegistry } from './tools.js';
 import { compactResult } from './compact-result.js';
 import { ThinkingControl, type ThinkingChange, type ThinkingLevel } from './thinking-control.js';
 import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
+import { effectiveWindow, learnedWindow, sessionCompaction, withWindow } from './learned-window.js';
 
 export type * from './types.js';
 
@@ -213,7 +214,7 @@ class AgentImpl implements Agent {
   state(): AgentState {
     this.check();
     const store = this.store;
-    const window = this.resolved.config.contextWindow;
+    const window = effectiveWindow(this.resolved, learnedWindow(store.entries(), this.modelAdapter.provider, this.modelAdapter.model)).contextWindow;
     const tokens = lastContextTokens(store);
     return {
       session: { id: store.id, file: store.file, name: store.name },
@@ -279,7 +280,7 @@ class AgentImpl implements Agent {
     // The model in use wins over the configured one: a --script run, or one changed by setModel.
     const { provider, id } = this.model;
     const configured = this.resolved.config;
-    const rows = [...showConfig(this.resolved, this.env), ...this.extensions.rows()];
+    const rows = [...showConfig(withWindow(this.resolved, learnedWindow(this.store.entries(), this.modelAdapter.provider, this.modelAdapter.model)), this.env), ...this.extensions.rows()];
     if (provider === configured.provider && id === configured.model) return rows;
     const source = this.options.script ? 'flag --script' : this.options.modelAdapter ? 'SDK modelAdapter' : 'setModel or the session';
     return rows.map((r) => (r.key === 'provider' ? { ...r, value: provider, source } : r.key === 'model' ? { ...r, value: id, source } : r));
@@ -358,13 +359,7 @@ class AgentImpl implements Agent {
 
   /** Compaction with the session's own model as the summarizer. */
   private compactionConfig(): CompactionConfig {
-    const c = this.resolved.config;
-    return {
-      enabled: c.compaction.enabled,
-      settings: compactionSettings(c.contextWindow, c.compaction),
-      summarize: modelSummarizer(this.modelAdapter),
-      model: `${this.modelAdapter.provider}/${this.modelAdapter.model}`,
-    };
+    return sessionCompaction(this.resolved, this.store, this.modelAdapter);
   }
 
   /** What the session handles use of this agent. */

@@ -6,6 +6,7 @@ import { createAgent } from '../app/agent.js';
 import { loadConfig, type EffectiveConfig } from '../app/config.js';
 import { showConfig } from '../app/config-show.js';
 import { AgentExtensions } from '../app/extensions.js';
+import { sessionEntriesFor, showConfigWindow } from '../app/learned-window.js';
 import { openSession } from '../app/session-open.js';
 import type { AgentEvent, EventListener } from '../core/events.js';
 import { budgetLine } from '../core/cost-text.js';
@@ -145,7 +146,7 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
     rate_limit: 'wait and try again, or check the plan and quota of the account',
     overloaded: 'the provider is overloaded; try again in a little while',
     server: 'the provider had an internal error; try again later',
-    context_overflow: `the conversation is longer than ${c.model}'s context window (${c.contextWindow} tokens); run "mini-agent compact", start a new session, or use a model with a larger window`,
+    context_overflow: `the conversation is longer than ${c.model}'s context window (${error.contextWindow ?? c.contextWindow} tokens); run "mini-agent compact", start a new session, or use a model with a larger window`,
     network: `check the network and the base URL (${c.baseUrl})`,
     invalid_response: `the server at ${c.baseUrl} (or a proxy on the way) sent a broken stream; if it keeps happening, report it to whoever runs that server`,
     bad_request: 'the provider rejected the request; run with --verbose and check the model name and settings',
@@ -184,7 +185,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
   const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(resolved), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {

@@ -56,6 +56,8 @@ const ModelErrorSchema = Type.Object({
   retryable: Type.Boolean(),
   status: Type.Optional(Type.Number()),
   retryAfterMs: Type.Optional(Type.Number()),
+  contextWindow: Type.Optional(Type.Number({ description: 'context_overflow: the window the provider stated (additive in 3)' })),
+  requestTokens: Type.Optional(Type.Number({ description: 'context_overflow: the rejected request\'s input tokens, as the provider counted them (additive in 3)' })),
 });
 export const LastRunSchema = Type.Object({
   runId: Str,

@@ -38,7 +38,8 @@ export interface SessionStats {
  * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
  * `permission_request` and `permission_decision`.
  * Additive in 3: `run_settled.cacheHitShare`; `usage.costUnknown`; `stopReason: "budget"` with
- * `run_settled.budget` (only with a budget the client set: --max-cost, budget.maxCostUsd).
+ * `run_settled.budget` (only with a budget the client set: --max-cost, budget.maxCostUsd); a
+ * `context_overflow` error's `contextWindow` and `requestTokens` (what the provider stated).
  */
 export const EVENT_SCHEMA_VERSION = 3;
 

@@ -123,6 +123,10 @@ export interface ModelError {
   retryable: boolean;
   status?: number;
   retryAfterMs?: number;
+  /** On a `context_overflow`: the model's window, when the provider's error states it. */
+  contextWindow?: number;
+  /** On a `context_overflow`: the rejected request's input tokens, when the provider's error states them. */
+  requestTokens?: number;
 }
 
 export function emptyUsage(): Usage {

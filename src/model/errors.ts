@@ -3,6 +3,7 @@
 // code/type, system error codes; message text only as a last resort.
 import { redactSecrets } from '../core/redact.js';
 import type { ModelError, ModelErrorKind } from '../core/types.js';
+import { withOverflowLimits } from './overflow-limits.js';
 
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'invalid_response']);
 
@@ -41,6 +42,8 @@ function kindFromCode(code: string | undefined, type: string | undefined, messag
   const c = (code ?? '').toLowerCase();
   const t = (type ?? '').toLowerCase();
   if (c === 'context_length_exceeded' || c === 'string_above_max_length' || c === 'model_context_window_exceeded') return 'context_overflow';
+  // llama.cpp's server (with n_ctx and n_prompt_tokens beside the message), whatever the status.
+  if (t === 'exceed_context_size_error') return 'context_overflow';
   if (t === 'overloaded_error') return 'overloaded';
   if (t === 'rate_limit_error' || c === 'rate_limit_exceeded') return 'rate_limit';
   if (t === 'authentication_error' || t === 'permission_error' || c === 'invalid_api_key') return 'auth';
@@ -187,13 +190,13 @@ export function classifyError(
     const kind = kindFromStatus(status, code, type, text);
     const retryAfterMs = parseRetryAfter(e?.headers, opts.now);
     const quota = code === 'insufficient_quota';
-    return {
+    return withOverflowLimits({
       kind,
       message: `${opts.provider} ${status}: ${text || 'no error message'}`,
       retryable: isRetryableKind(kind) && !quota,
       status,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    };
+    }, inner);
   }
   // An error the server sent inside a 200 stream (OpenAI: `data: {"error": {...}}`): the SDK throws
   // an APIError with the error object but no status. OpenRouter puts the HTTP status in `code`.
@@ -201,12 +204,12 @@ export function classifyError(
     const numeric = typeof inner?.code === 'number' && inner.code >= 400 && inner.code < 600 ? (inner.code as number) : undefined;
     const text = clean(apiMessage ?? (typeof body === 'string' ? body : rawMessage));
     const kind = numeric !== undefined ? kindFromStatus(numeric, code, type, text) : (kindFromCode(code, type, text) ?? 'server');
-    return {
+    return withOverflowLimits({
       kind,
       message: `${opts.provider}: the stream reported an error: ${type ? `${type}: ` : ''}${text || 'no error message'}`,
       retryable: isRetryableKind(kind) && code !== 'insufficient_quota',
       ...(numeric !== undefined ? { status: numeric } : {}),
-    };
+    }, inner);
   }
   if (name === 'APIConnectionTimeoutError') return modelError('network', `${opts.provider}: the request timed out`);
   // Our transport's body cut off by the connection closing (http-transport.ts).
@@ -231,7 +234,7 @@ function stripStatusPrefix(message: string, status: number): string {
 export function errorFromStreamEvent(provider: string, type: string | undefined, message: string | undefined, secrets: readonly (string | undefined)[] = []): ModelError {
   const text = cleanErrorText(message ?? 'the stream reported an error', 300, secrets);
   const kind = kindFromCode(undefined, type, text) ?? 'unknown';
-  return modelError(kind, `${provider}: ${type ? `${type}: ` : ''}${text}`);
+  return withOverflowLimits(modelError(kind, `${provider}: ${type ? `${type}: ` : ''}${text}`));
 }
 
 export const INCOMPLETE_STREAM = (provider: string): ModelError =>

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { emptyUsage, type AssistantMessage, type Message, type ModelError, type Usage } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent, ToolSpec } from './adapter.js';
 import { isRetryableKind } from './errors.js';
+import { withOverflowLimits } from './overflow-limits.js';
 import { parseToolCall } from './tool-call.js';
 import type { Script, ScriptTurn } from './script.js';
 
@@ -97,7 +98,7 @@ export class ScriptedModel implements ModelAdapter {
     }
     if (turn.error) {
       // Retryable by its kind unless the script says otherwise, as a real provider error would be.
-      yield fail({ retryable: isRetryableKind(turn.error.kind), ...turn.error });
+      yield fail(withOverflowLimits({ retryable: isRetryableKind(turn.error.kind), ...turn.error }));
       return;
     }
     message.stopReason = turn.stopReason ?? (turn.refusal ? 'contentFilter' : calls.length > 0 ? 'toolUse' : 'stop');

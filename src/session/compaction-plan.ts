@@ -46,7 +46,10 @@ export interface CompactionPlan {
   files: FileLists;
 }
 
-export type PlanResult = { ok: true; plan: CompactionPlan } | { ok: false; reason: string };
+/** Why there is no plan: nothing to summarize yet, everything fits in the part kept, or the newest unit is all there is. */
+export type PlanFailure = 'empty' | 'fits' | 'one_unit';
+
+export type PlanResult = { ok: true; plan: CompactionPlan } | { ok: false; reason: string; code?: PlanFailure };
 
 const isUserTurnStart = (e: ContentEntry) => (e.type === 'message' && e.message.role === 'user') || e.type === 'branch_summary';
 /**
@@ -87,12 +90,12 @@ function entryTokens(e: ContentEntry): number {
 export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, cwd?: string): PlanResult {
   const content = path.filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary');
   const { previous, live } = liveEntries(content);
-  if (live.length < 2) return { ok: false, reason: 'there is nothing to summarize yet' };
+  if (live.length < 2) return { ok: false, reason: 'there is nothing to summarize yet', code: 'empty' };
   let kept = 0;
   let cut = live.length;
   while (cut > 0 && kept < keepRecentTokens) kept += entryTokens(live[--cut]);
   if (kept < keepRecentTokens) {
-    return { ok: false, reason: `nothing to summarize: everything since the last compaction (about ${kept} tokens) fits in the part kept as it is (keepRecentTokens ${keepRecentTokens})` };
+    return { ok: false, reason: `nothing to summarize: everything since the last compaction (about ${kept} tokens) fits in the part kept as it is (keepRecentTokens ${keepRecentTokens})`, code: 'fits' };
   }
   // Snap forward to a valid cut; the newest entry is always kept.
   while (cut < live.length && !isValidCut(live[cut])) cut++;
@@ -101,7 +104,7 @@ export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], k
     cut = live.length - 1;
     while (cut > 0 && !isValidCut(live[cut])) cut--;
   }
-  if (cut <= 0) return { ok: false, reason: 'everything since the last compaction is one unit that must be kept whole' };
+  if (cut <= 0) return { ok: false, reason: 'everything since the last compaction is one unit that must be kept whole', code: 'one_unit' };
   let turnStart = cut;
   while (turnStart > 0 && !isUserTurnStart(live[turnStart])) turnStart--;
   const history = isUserTurnStart(live[cut]) ? live.slice(0, cut) : live.slice(0, turnStart);

@@ -10,11 +10,13 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
  *    compaction entry's record of what it did (tokens after, summarized ids, file lists, reason, model).
  * 4: adds the `permission_grant` control entry (an approval given "for this session").
  * 5: adds the `model_change` control entry (the model was switched; a resume continues with it).
+ * 6: adds the `model_window` control entry (a context window learned from the provider), and the
+ *    compaction entry's optional `warnings` (additive).
  * Older files are migrated (a new file is written and renamed into place; the original is kept
  * as a backup), because an older reader would skip the new entries as corrupt, and a skipped
  * `branch_summary` would cut its branch off the tree.
  */
-export const SESSION_FORMAT_VERSION = 5;
+export const SESSION_FORMAT_VERSION = 6;
 
 export interface SessionHeader {
   type: 'session';
@@ -61,6 +63,8 @@ export interface CompactionEntry extends EntryBase {
   reason?: CompactionReason;
   /** The summarizer, as provider/model. */
   model?: string;
+  /** What was accepted short of the usual checks (a summary without its headings; one asked again, shorter). */
+  warnings?: string[];
 }
 
 /** What was done on a branch that was left (`--branch ENTRY --summarize-left`): a node of the new branch. */
@@ -126,6 +130,19 @@ export interface ModelChangeEntry extends EntryBase {
   model: string;
 }
 
+/** A context window learned from the provider (control entry); compaction uses the last one for its provider and model. Never sent to the model. */
+export interface ModelWindowEntry extends EntryBase {
+  type: 'model_window';
+  parentId: null;
+  provider: string;
+  model: string;
+  contextWindow: number;
+  /** `error`: stated by an overflow error; `server`: reported by the server (`detail` says where). */
+  source: 'error' | 'server';
+  /** Where exactly, e.g. `vLLM /v1/models`. */
+  detail?: string;
+}
+
 /** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
 export interface RunRecord extends LastRun {
   error?: string;
@@ -155,7 +172,7 @@ export interface RunEntry extends EntryBase, RunRecord {
 }
 
 export type ContentEntry = MessageEntry | CompactionEntry | BranchSummaryEntry;
-export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry | ModelChangeEntry;
+export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry | ModelChangeEntry | ModelWindowEntry;
 export type SessionEntry = ContentEntry | ControlEntry;
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
@@ -166,6 +183,7 @@ export type NewEntry =
   | Omit<CompactionFailedEntry, keyof EntryBase>
   | { type: 'permission_grant'; rule: string; seal?: string }
   | { type: 'model_change'; provider: string; model: string }
+  | Omit<ModelWindowEntry, keyof EntryBase>
   | { type: 'label'; targetId: string; label: string | null }
   | { type: 'leaf'; targetId: string | null }
   | { type: 'session_info'; name: string | null }
@@ -175,7 +193,7 @@ export function isContentEntry(e: SessionEntry): e is ContentEntry {
   return e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary';
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant', 'model_change']);
+const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant', 'model_change', 'model_window']);
 
 /** Checks the shape every entry must have; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
@@ -215,6 +233,10 @@ export function entryShapeError(value: unknown): string | undefined {
       return undefined;
     case 'model_change':
       if (typeof e.provider !== 'string' || typeof e.model !== 'string') return 'model_change without "provider"/"model"';
+      return undefined;
+    case 'model_window':
+      if (typeof e.provider !== 'string' || typeof e.model !== 'string') return 'model_window without "provider"/"model"';
+      if (typeof e.contextWindow !== 'number' || !(e.contextWindow > 0) || (e.source !== 'error' && e.source !== 'server')) return 'model_window without a positive "contextWindow" and a "source" (error or server)';
       return undefined;
     case 'permission_grant':
       if (typeof e.rule !== 'string' || e.rule === '') return 'permission_grant without "rule"';

@@ -65,6 +65,7 @@ export const SessionEntrySchema = Type.Union(
         details: Type.Optional(FileListsSchema),
         reason: Type.Optional(CompactionReasonSchema),
         model: Type.Optional(Str),
+        warnings: Type.Optional(Type.Array(Str, { description: 'What was accepted short of the usual checks (a summary without its headings, one asked again shorter); additive in version 6.' })),
       },
       { description: 'A summary standing in for everything before firstKeptEntryId: a node of the tree.' },
     ),
@@ -103,6 +104,19 @@ export const SessionEntrySchema = Type.Union(
     Type.Object(
       { type: Type.Literal('model_change'), ...base, parentId: Null, provider: Type.String({ minLength: 1 }), model: Type.String({ minLength: 1 }) },
       { description: 'The session switched to another model; a resume continues with the last one.' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('model_window'),
+        ...base,
+        parentId: Null,
+        provider: Type.String({ minLength: 1 }),
+        model: Type.String({ minLength: 1 }),
+        contextWindow: Type.Integer({ minimum: 1 }),
+        source: Type.Union([Type.Literal('error'), Type.Literal('server')]),
+        detail: Type.Optional(Str),
+      },
+      { description: 'A context window learned from the provider (an overflow error stated it, or the server reported it); compaction uses the last one for the model. Version 6.' },
     ),
     Type.Object(
       {

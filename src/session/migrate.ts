@@ -21,6 +21,8 @@ const MIGRATIONS: Record<number, Migration> = {
   3: (header, entries) => ({ header: { ...header, version: 4 }, entries }),
   // 4 → 5: version 5 adds `model_change`; the version-4 entries are valid.
   4: (header, entries) => ({ header: { ...header, version: 5 }, entries }),
+  // 5 → 6: version 6 adds `model_window` (a window learned from the provider); the version-5 entries are valid.
+  5: (header, entries) => ({ header: { ...header, version: 6 }, entries }),
 };
 
 export interface MigrationResult {

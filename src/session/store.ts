@@ -200,6 +200,8 @@ export class SessionStore {
       entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule, ...(input.seal !== undefined ? { seal: input.seal } : {}) };
     } else if (input.type === 'model_change') {
       entry = { type: 'model_change', id, parentId: null, timestamp, provider: input.provider, model: input.model };
+    } else if (input.type === 'model_window') {
+      entry = { ...input, id, parentId: null, timestamp, type: 'model_window' };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };
@@ -311,6 +313,7 @@ export class SessionStore {
       case 'compaction_failed':
       case 'permission_grant':
       case 'model_change':
+      case 'model_window':
         break;
     }
   }

@@ -74,11 +74,52 @@ export function mergePrompt(parts: readonly string[], previous?: string, focus?:
   return `Below are summaries of consecutive parts of one conversation, oldest first${previous ? ', after the summary of what came before them' : ''}. Merge them into one summary of the whole conversation, keeping every goal, constraint, decision and piece of critical context that still holds.\n${focusLine(focus)}\n${FORMAT}\n\n${earlier}${body}`;
 }
 
-/** The sections of `required` that `summary` lacks (matched as Markdown headings, case-insensitively). */
+/**
+ * A heading's words, for a tolerant match: case, `&`/`and`, punctuation, emphasis and numbering
+ * ("1.", "2)", "IV.") do not matter. "## 2. Constraints & Preferences:" → "constraints and preferences".
+ */
+export function headingKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/^\s*(?:\d+|[ivx]+)[.):]\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The headings of a summary: Markdown headings, and lines that are only a bold or numbered title. */
+function headingsOf(summary: string): string[] {
+  const found: string[] = [];
+  for (const line of summary.split('\n')) {
+    const md = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (md) {
+      found.push(headingKey(md[1]));
+      continue;
+    }
+    // "**Goal**", "**Goal:**", "1. Goal", "Goal:" alone on a line: a title only when nothing else is on it.
+    const bare = /^\s*(?:\*\*|__)?\s*((?:\d+[.)]\s*)?[^*_:]{1,60}?)\s*:?\s*(?:\*\*|__)?\s*:?\s*$/.exec(line);
+    if (bare && /(\*\*|__|:\s*$|^\s*\d+[.)])/.test(line)) found.push(headingKey(bare[1]));
+  }
+  return found;
+}
+
+/** The sections of `required` that `summary` lacks (matched tolerantly as headings: see `headingKey`). */
 export function missingSections(summary: string, required: readonly string[] = SUMMARY_SECTIONS): string[] {
-  const headings = new Set<string>();
-  for (const m of summary.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) headings.add(m[1].trim().toLowerCase().replace(/[*_:`]/g, ''));
-  return required.filter((s) => ![...headings].some((h) => h === s.toLowerCase() || h.startsWith(s.toLowerCase())));
+  const headings = headingsOf(summary);
+  return required.filter((s) => {
+    const want = headingKey(s);
+    return !headings.some((h) => h === want || h.startsWith(`${want} `));
+  });
+}
+
+/** The reminder sent with the one retry of a summary that lacks sections. */
+export function formatReminder(problem: string, required: readonly string[]): string {
+  return `\n\nYour previous answer could not be used: ${problem}. Answer again with exactly these Markdown headings, in this order, each on its own line: ${required.map((s) => `"## ${s}"`).join(', ')}.`;
+}
+
+/** The length limit added when a summary came out larger than what it replaces. */
+export function lengthLimit(maxWords: number): string {
+  return `\n\nKeep the whole summary under ${maxWords} words: shorten every section, keep every heading.`;
 }
 
 /** Why a summary cannot be used, or undefined when it can. */
