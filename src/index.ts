@@ -3,6 +3,7 @@
 // their own loop or front end.
 export { createAgent } from './app/agent.js';
 export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice } from './app/types.js';
+export type { PromptImage } from './app/prompt-images.js';
 export type { PermissionAnswer, PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './app/permission-gate.js';
 export { builtinTools } from './app/tools.js';
 export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';

@@ -28,6 +28,8 @@ export interface ModelOverride {
   contextWindow?: number;
   maxOutputTokens?: number;
   pricing?: Partial<Pricing>;
+  /** The model takes images (the table's word, or false for a model it does not know). */
+  images?: boolean;
 }
 
 /** The shape of config.json files (all optional). */
@@ -81,6 +83,8 @@ export interface EffectiveConfig {
   contextWindow: number;
   maxOutputTokens: number;
   pricing: Pricing;
+  /** The model takes images (read_file returns them, prompts attach them); false: each one becomes a text note. */
+  images: boolean;
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
@@ -251,6 +255,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     pricing: { ...known.pricing, ...override.pricing },
+    images: override.images ?? known.images,
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
@@ -271,6 +276,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     if (result.compaction[k] >= window) throw new UsageError(`compaction.${k} (${result.compaction[k]}, from ${sources[`compaction.${k}`]}) must be smaller than the context window (${window})`);
   }
   sources.maxOutputTokens = modelSource('maxOutputTokens') ?? tableSource;
+  sources.images = modelSource('images') ?? tableSource;
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite']) sources[`pricing.${k}`] = modelSource(`pricing.${k}`) ?? tableSource;
   return { config: result, sources };
 }

@@ -93,6 +93,7 @@ export async function createProviderModel(resolved: Resolved): Promise<ModelAdap
     maxOutputTokens: c.maxOutputTokens,
     pricing: c.pricing,
     timeoutMs: c.timeoutMs,
+    images: c.images,
   };
   if (c.preset.api === 'anthropic') {
     const { createAnthropicAdapter } = await import('../model/anthropic.js');

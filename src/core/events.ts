@@ -1,7 +1,7 @@
 // The events the loop emits: a typed union, the only thing an interface sees of a run.
 // Public and versioned: docs/events.schema.json documents it and a test keeps the
 // two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
-import type { AssistantMessage, ModelError, ModelErrorKind, QueueItem, Refusal, TextContent, Usage } from './types.js';
+import type { AssistantMessage, ImageContent, ModelError, ModelErrorKind, QueueItem, Refusal, TextContent, Usage } from './types.js';
 
 export interface Stats {
   usage: Usage;
@@ -37,6 +37,7 @@ export interface SessionStats {
  * `compaction_start`, `compaction_end`.
  * 3: `stopReason: "loop_detected"` (a client that switches over stop reasons must know it);
  * `permission_request` and `permission_decision`.
+ * Additive in 3: `image` blocks ({type, data (base64), mimeType}) in `tool_end.result.content`.
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
@@ -47,7 +48,7 @@ export type CompactionReason = 'threshold' | 'overflow' | 'manual';
 export type RunStopReason = 'completed' | 'refused' | 'aborted' | 'error' | 'max_turns' | 'loop_detected';
 
 export interface ToolResultSummary {
-  content: TextContent[];
+  content: (TextContent | ImageContent)[];
   isError: boolean;
   details?: Record<string, unknown>;
 }

@@ -1,13 +1,19 @@
 // Unified messages → an Anthropic Messages API request body. Pure; no SDK import.
 // The wire types below are our own, deliberately small; test/anthropic-request.test.ts
 // checks at compile time that they fit the SDK's `MessageCreateParamsStreaming`.
-import type { AssistantMessage, Message, TextContent } from '../core/types.js';
+import { describeImage, formatOfMime, IMAGE_MIME, imagesAsNotes } from '../core/image.js';
+import type { AssistantMessage, ImageContent, Message, TextContent } from '../core/types.js';
 import type { ModelRequest, ToolSpec } from './adapter.js';
 import type { AdapterConfig } from './models.js';
 
 export interface WireText {
   type: 'text';
   text: string;
+}
+/** An image, inline in base64 (a user message or a tool_result's content). */
+export interface WireImage {
+  type: 'image';
+  source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
 }
 export interface WireThinking {
   type: 'thinking';
@@ -23,11 +29,11 @@ export interface WireToolUse {
 export interface WireToolResult {
   type: 'tool_result';
   tool_use_id: string;
-  content: WireText[];
+  content: (WireText | WireImage)[];
   is_error: boolean;
 }
 export type WireAssistantBlock = WireText | WireThinking | WireToolUse;
-export type WireUserBlock = WireText | WireToolResult;
+export type WireUserBlock = WireText | WireImage | WireToolResult;
 
 export type WireMessage = { role: 'user'; content: WireUserBlock[] } | { role: 'assistant'; content: WireAssistantBlock[] };
 
@@ -55,11 +61,14 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
  * gets a tool_result in the next user message (a synthetic error result when none arrived);
  * results whose tool_use is not in the preceding assistant message are dropped.
  */
-export function toAnthropicRequest(request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>, cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens'>): AnthropicRequestBody {
+export function toAnthropicRequest(
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt'>,
+  cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'images'>,
+): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model: cfg.model,
     max_tokens: cfg.maxOutputTokens,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, { images: cfg.images !== false }),
     stream: true,
   };
   if (request.systemPrompt !== '') body.system = request.systemPrompt;
@@ -71,7 +80,9 @@ export function toWireTool(tool: ToolSpec): WireTool {
   return { name: tool.name, description: tool.description, input_schema: { ...tool.parameters, type: 'object' } };
 }
 
-export function toAnthropicMessages(messages: readonly Message[]): WireMessage[] {
+/** `images: false`: the model takes no images, so each one is sent as a text note saying what it was. */
+export function toAnthropicMessages(messages: readonly Message[], opts: { images?: boolean } = {}): WireMessage[] {
+  const images = opts.images !== false;
   const out: WireMessage[] = [];
   // The tool_use ids of the last assistant message, in order, and the results seen for them.
   let openIds: string[] = [];
@@ -96,11 +107,14 @@ export function toAnthropicMessages(messages: readonly Message[]): WireMessage[]
 
   for (const m of messages) {
     if (m.role === 'user') {
-      for (const t of m.content) if (t.text !== '') userBlocks.push({ type: 'text', text: t.text });
+      for (const t of images ? m.content : imagesAsNotes(m.content)) {
+        if (t.type === 'image') userBlocks.push(wireImage(t));
+        else if (t.text !== '') userBlocks.push({ type: 'text', text: t.text });
+      }
     } else if (m.role === 'toolResult') {
       // Only a result for a call of the preceding assistant message, and only the first one.
       if (openSet.has(m.toolCallId) && !results.has(m.toolCallId)) {
-        results.set(m.toolCallId, toolResult(m.toolCallId, m.content, m.isError));
+        results.set(m.toolCallId, toolResult(m.toolCallId, images ? m.content : imagesAsNotes(m.content), m.isError));
       }
     } else {
       const blocks = assistantBlocks(m);
@@ -136,10 +150,19 @@ function assistantBlocks(m: AssistantMessage): WireAssistantBlock[] {
   return blocks;
 }
 
-function toolResult(id: string, content: readonly TextContent[], isError: boolean): WireToolResult {
-  const texts: WireText[] = [];
-  for (const t of content) if (t.text !== '') texts.push({ type: 'text', text: t.text });
+function toolResult(id: string, content: ReadonlyArray<TextContent | ImageContent>, isError: boolean): WireToolResult {
+  const texts: (WireText | WireImage)[] = [];
+  for (const t of content) {
+    if (t.type === 'image') texts.push(wireImage(t));
+    else if (t.text !== '') texts.push({ type: 'text', text: t.text });
+  }
   // The API rejects empty text blocks (and an error result without content).
   if (texts.length === 0) texts.push({ type: 'text', text: '(no output)' });
   return { type: 'tool_result', tool_use_id: id, content: texts, is_error: isError };
+}
+
+function wireImage(image: ImageContent): WireImage {
+  // The media type the bytes say, when the block's own is not one the API takes (image/jpg …).
+  const format = formatOfMime(image.mimeType) ?? describeImage(image).format ?? 'PNG';
+  return { type: 'image', source: { type: 'base64', media_type: IMAGE_MIME[format] as WireImage['source']['media_type'], data: image.data } };
 }

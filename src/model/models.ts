@@ -117,4 +117,6 @@ export interface AdapterConfig {
   pricing: Pricing;
   /** Per-request timeout in ms (the SDK's own); the retry layer decides what happens next. */
   timeoutMs?: number;
+  /** false: the model takes no images, and the converters send each one as a text note instead. */
+  images?: boolean;
 }
