@@ -3,8 +3,9 @@
 // OpenAI: the tool message points to a user message with an image_url part), a model without
 // vision gets a text note, an image over the limits is scaled down, a WebP over them gets a note,
 // and images attached to the prompt (`@shot.png`, `--image FILE`) go with the first request.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Jimp } from 'jimp';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
@@ -239,5 +240,21 @@ describe('an attachment to a model without vision', () => {
     ]);
     const stored = readFileSync(session, 'utf8');
     expect(stored).toContain(shot.toString('base64'));
+  });
+});
+
+describe('jimp loads only when an image needs scaling', () => {
+  it('its code is in a chunk of its own that every other file reaches only by a dynamic import', () => {
+    const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+    const files = [...readdirSync(dist).filter((f) => f.endsWith('.mjs')), ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs')).map((f) => `chunks/${f}`)];
+    const jimp = files.filter((f) => readFileSync(join(dist, f), 'utf8').includes('image/x-ms-bmp')); // a media type only jimp's codecs name
+    expect(jimp).toHaveLength(1);
+    const name = jimp[0].replace('chunks/', '');
+    for (const f of files) {
+      if (f === jimp[0]) continue;
+      const code = readFileSync(join(dist, f), 'utf8');
+      expect(code, f).not.toMatch(new RegExp(`(^|[;\\n])\\s*import\\s*(?:[\\w*{}\\s,$]+from\\s*)?["'][^"']*${name.replace('.', '\\.')}["']`));
+    }
+    expect(files.some((f) => readFileSync(join(dist, f), 'utf8').includes(`import("./${name}")`))).toBe(true);
   });
 });
