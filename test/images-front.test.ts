@@ -60,7 +60,7 @@ describe('ACP: image content blocks', () => {
     let sessionId = '';
     await acp.run(async (ctx) => {
       const init = await ctx.request('initialize', INIT);
-      expect(init.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, audio: false });
+      expect(init).toMatchObject({ agentCapabilities: { promptCapabilities: { image: true, audio: false } } });
       sessionId = (await ctx.request('session/new', { cwd, mcpServers: [] })).sessionId;
       const prompt = [{ type: 'text' as const, text: 'what is this?' }, { type: 'image' as const, data, mimeType: 'image/png' }];
       expect(await ctx.request('session/prompt', { sessionId, prompt })).toEqual({ stopReason: 'end_turn' });
