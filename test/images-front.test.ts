@@ -8,7 +8,6 @@ import { Jimp } from 'jimp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/app/agent.js';
 import { AgentError } from '../src/app/errors.js';
-import { IMAGE_TOKENS_MAX } from '../src/core/image.js';
 import type { ImageContent, Message } from '../src/core/types.js';
 import { toAnthropicRequest } from '../src/model/anthropic-convert.js';
 import { toOpenAIRequest } from '../src/model/openai-convert.js';
@@ -21,6 +20,9 @@ import { runCli, tempDir, writeScript } from './support/helpers.js';
 import { RpcClient, type RpcLine, type RpcResponse } from './support/rpc-client.js';
 
 const EVERYTHING = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The most an image is estimated to cost (README: at most 1,600). */
+const IMAGE_TOKENS_MAX = 1_600;
 
 async function png(width: number, height: number): Promise<Buffer> {
   return new Jimp({ width, height, color: 0x22aa44ff }).getBuffer('image/png');
