@@ -128,6 +128,11 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     expect(end.result.details).toMatchObject({ image: { format: 'PNG', width: 40, height: 30 }, sent: true });
     const stored = projectMessages(SessionStore.open(session).activePath()).find((m) => m.role === 'toolResult')!;
     expect(stored.content[1]).toEqual({ type: 'image', data: png.toString('base64'), mimeType: 'image/png' });
+    if (dialect === 'anthropic') {
+      // The Markdown export says what the image was, on a line of its own.
+      const md = await runCli(['export', session, '--format', 'md'], { cwd });
+      expect(md.stdout).toMatch(/Image shot\.png: 40×30 PNG, \d+ B\n\[image: 40×30 PNG, \d+ B\]/);
+    }
   });
 
   it('a model without vision gets a text note, and the request carries no image; images: true in the config turns it on', async () => {

@@ -84,6 +84,28 @@ describe('ACP: image content blocks', () => {
   });
 });
 
+describe('ACP: read_file on an image with the editor\'s file system on', () => {
+  it('the image is read from the disk (an editor buffer holds text), and its tool_call_update carries it', async () => {
+    const cwd = tempDir();
+    const shot = await png(12, 9);
+    writeFileSync(join(cwd, 'shot.png'), shot);
+    const script = writeScript(tempDir('acp-script-'), [{ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'shot.png' } }] }, { text: 'green' }]);
+    const acp = startAcp(['--script', script], { cwd, files: new Map() });
+    children.push(acp);
+    await acp.run(async (ctx) => {
+      await ctx.request('initialize', { ...INIT, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+      const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [] });
+      expect(await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look at shot.png' }] })).toEqual({ stopReason: 'end_turn' });
+    });
+    expect(acp.reads).toEqual([]); // not asked of the editor
+    const done = acp.updates.map((u) => u.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as { content: unknown[] };
+    expect(done.content).toEqual([
+      { type: 'content', content: { type: 'text', text: expect.stringMatching(/^Image shot\.png: 12×9 PNG, \d+ B$/) } },
+      { type: 'content', content: { type: 'image', data: shot.toString('base64'), mimeType: 'image/png' } },
+    ]);
+  });
+});
+
 describe('SDK: prompt(text, { images })', () => {
   it('takes base64 images and files, alone or with @path tokens; bad ones are invalid_argument errors', async () => {
     const cwd = tempDir();
