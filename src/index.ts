@@ -4,6 +4,7 @@
 export { createAgent } from './app/agent.js';
 export type { Agent, AgentHooks, AgentSessionHandle, AgentState, CreateAgentOptions, ExportFormat, SessionChoice, ThinkingChange, ThinkingLevel } from './app/types.js';
 export { THINKING_LEVELS } from './model/thinking-levels.js';
+export type { PromptImage } from './app/prompt-images.js';
 export type { PermissionAnswer, PermissionAsker, PermissionMode, PermissionReply, PermissionRequest } from './app/permission-gate.js';
 export { builtinTools } from './app/tools.js';
 export { AgentError, errorKindOf, type AgentErrorKind } from './app/errors.js';

@@ -48,7 +48,7 @@ describe('ACP mode', () => {
       const init = await ctx.request('initialize', INIT);
       expect(init).toMatchObject({
         protocolVersion: 1,
-        agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true, image: false }, mcpCapabilities: { http: true } },
+        agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true, image: true }, mcpCapabilities: { http: true } },
         agentInfo: { name: 'mini-agent' },
         authMethods: [],
       });

@@ -2,6 +2,7 @@
 // stdout/stderr discipline, session files and traces. Run `npm run build` first.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { textOf } from '../src/core/types.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import type { ScriptTurn } from '../src/model/script.js';
@@ -429,7 +430,7 @@ describe('cli: --read-only', () => {
       ['r', false],
       ['w', true],
     ]);
-    expect(ends[1].result.content[0].text).toMatch(/Permission denied/);
+    expect(textOf(ends[1].result.content)).toMatch(/Permission denied/);
     expect(existsSync(join(cwd, 'out.md'))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactSession, type Summarizer } from '../src/agent/compactor.js';
 import type { AgentEvent } from '../src/core/events.js';
-import { emptyUsage, userMessage, type AssistantMessage } from '../src/core/types.js';
+import { emptyUsage, textOf, userMessage, type AssistantMessage } from '../src/core/types.js';
 import type { CompactionEntry, CompactionFailedEntry } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
 import { compactionFor, quotingSummarizer, wholeSummary, type RecordedSummaryRequest } from './support/compaction.js';
@@ -76,7 +76,7 @@ describe('after an overflow, keep less', () => {
     const huge = `please read this: ${'z'.repeat(60_000)}`;
     const { result } = await scriptedRun({ store, prompt: huge, turns: Array.from({ length: 8 }, () => overflow('prompt is too long: 16000 tokens > 8192 maximum')), compaction: compactionFor(quotingSummarizer(), 128_000) });
     expect(result.stopReason).toBe('error');
-    const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user' && e.message.content[0].text === huge)!;
+    const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === huge)!;
     expect(result.error?.message).toMatch(new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about 1[45]\\d{3} tokens\\)`));
   });
 

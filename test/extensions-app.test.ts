@@ -24,7 +24,7 @@ function skill(dir: string, name: string, description: string, body: string) {
   writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
 }
 
-const toolResults = (messages: readonly Message[]) => messages.flatMap((m) => (m.role === 'toolResult' ? [m.content.map((c) => c.text).join('\n')] : []));
+const toolResults = (messages: readonly Message[]) => messages.flatMap((m) => (m.role === 'toolResult' ? [m.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')] : []));
 
 describe('context files through the SDK', () => {
   it('home first, then root → workspace, CLAUDE.md where there is no AGENTS.md; re-read at each run', async () => {

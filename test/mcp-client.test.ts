@@ -287,10 +287,12 @@ describe('server-everything over stdio', () => {
     expect(await m.callTool('nowhere', 'echo', {}, ctx())).toMatchObject({ isError: true, content: 'There is no MCP server named nowhere.' });
   });
 
-  it('get-tiny-image: the image becomes a line saying what it was', async () => {
+  it('get-tiny-image: the image is an image block, between its texts (issue 23: MCP images reach the model)', async () => {
     const out = await tool(m, 'everything__get-tiny-image').execute({}, ctx());
-    expect(text(out)).toMatch(/^Here's the image you requested:\[image image\/png, \d+(\.\d)? (B|KB), not shown\]The image above is the MCP logo\.$/);
-    expect((out.content as unknown[]).length).toBe(3);
+    const content = out.content as Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+    expect(content.map((c) => c.type)).toEqual(['text', 'image', 'text']);
+    expect(content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
+    expect(text(out)).toBe("Here's the image you requested:The image above is the MCP logo.");
   });
 
   it('tools/list_changed: the tool the server registers after initialization appears', async () => {

@@ -43,7 +43,7 @@ async function run(cwd: string, home: string, calls: Array<{ id: string; name: s
   return { decisions, ends, stderr: r.stderr };
 }
 
-const text = (e: End | undefined) => (e?.result.content ?? []).map((c) => c.text).join('\n');
+const text = (e: End | undefined) => (e?.result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 describe('server-filesystem marked "risk": "read", under --read-only', () => {
   it('its write tools are refused by their annotations; its read tools run', async () => {

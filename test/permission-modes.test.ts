@@ -10,7 +10,7 @@ import { ScriptedModel } from '../src/model/scripted.js';
 import { tempDir } from './support/helpers.js';
 
 function results(events: AgentEvent[]) {
-  return events.flatMap((e) => (e.type === 'tool_end' ? [{ name: e.name, isError: e.result.isError, text: e.result.content.map((c) => c.text).join('') }] : []));
+  return events.flatMap((e) => (e.type === 'tool_end' ? [{ name: e.name, isError: e.result.isError, text: e.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') }] : []));
 }
 
 describe('permission modes', () => {

@@ -2,6 +2,7 @@
 // answer, through the real SDKs; failures give one clear line on stderr and a valid session.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { textOf } from '../src/core/types.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { SessionStore } from '../src/session/store.js';
@@ -82,7 +83,7 @@ describe.each([
     const events = parseJsonl(r.stdout);
     const end = events.find((e) => e.type === 'tool_end') as Extract<AgentEvent, { type: 'tool_end' }>;
     expect(end).toMatchObject({ name: 'read_file', result: { isError: false } });
-    expect(end.result.content[0].text).toContain('hello world');
+    expect(textOf(end.result.content)).toContain('hello world');
 
     // The second request carries the tool result, tied to the call id, over the same connection:
     // the tool turn is quicker than the HTTP client's release of the first one (connection-reuse.ts).

@@ -33,7 +33,7 @@ async function bashOnce(cwd: string, args: Record<string, unknown>, o: { home?: 
   const events = parseJsonl(run.stdout);
   const end = events.find((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
   expect(end, run.stderr).toBeDefined();
-  return { text: end!.result.content.map((c) => c.text).join(''), isError: end!.result.isError, details: (end!.result.details ?? {}) as Record<string, unknown>, events, stderr: run.stderr, code: run.code };
+  return { text: end!.result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), isError: end!.result.isError, details: (end!.result.details ?? {}) as Record<string, unknown>, events, stderr: run.stderr, code: run.code };
 }
 
 describe('bash in the sandbox (bubblewrap)', { timeout: 90_000 }, () => {

@@ -108,7 +108,7 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: { close: {} },
         },

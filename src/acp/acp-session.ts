@@ -15,7 +15,7 @@ import type { FileAccess } from '../tools/tool.js';
 import { replayUpdates } from './replay.js';
 import { configOptions, THOUGHT_LEVEL_ID } from './thought-level.js';
 import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
-import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
+import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptImages, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
 
 /**
  * The app layer, loaded on first use (acp-mode starts it right after answering initialize):
@@ -138,7 +138,7 @@ export class AcpSession {
     requestSignal.addEventListener('abort', onAbort, { once: true });
     let result;
     try {
-      result = await this.agent.prompt(promptText(blocks), { signal: controller.signal });
+      result = await this.agent.prompt(promptText(blocks), { signal: controller.signal, images: promptImages(blocks) });
     } catch (err) {
       throw toRequestError(err);
     } finally {

@@ -13,7 +13,10 @@ export function replayUpdates(messages: readonly Message[], cwd: string): Sessio
   const out: SessionUpdate[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
-      for (const c of m.content) if (c.text !== '') out.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: c.text } });
+      for (const c of m.content) {
+        if (c.type === 'image') out.push({ sessionUpdate: 'user_message_chunk', content: { type: 'image', data: c.data, mimeType: c.mimeType } });
+        else if (c.text !== '') out.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: c.text } });
+      }
     } else if (m.role === 'assistant') {
       for (const c of m.content) {
         if (c.type === 'thinking') {

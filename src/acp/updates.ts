@@ -15,7 +15,7 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, RunStopReason } from '../core/events.js';
-import type { TextContent } from '../core/types.js';
+import type { ImageContent, TextContent } from '../core/types.js';
 import { ruleInBrief } from '../tools/permissions.js';
 
 /** The built-in tools and the kind of work each does, for the editor's icons and grouping. */
@@ -90,12 +90,13 @@ export function absolutePath(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-const textOf = (content: readonly TextContent[]): string => content.map((c) => c.text).join('');
+const textOf = (content: ReadonlyArray<TextContent | ImageContent>): string => content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 /** A tool's text result as ACP tool-call content. */
-export function resultContent(content: readonly TextContent[]): ToolCallContent[] {
+export function resultContent(content: ReadonlyArray<TextContent | ImageContent>): ToolCallContent[] {
   const text = textOf(content);
-  return text === '' ? [] : [{ type: 'content', content: { type: 'text', text } }];
+  const images: ToolCallContent[] = content.flatMap((c) => (c.type === 'image' ? [{ type: 'content' as const, content: { type: 'image' as const, data: c.data, mimeType: c.mimeType } }] : []));
+  return text === '' ? images : [{ type: 'content', content: { type: 'text', text } }, ...images];
 }
 
 /** The `tool_call` update that opens a call (pending until the permission check lets it run). */
@@ -152,8 +153,8 @@ export function stopReasonOf(reason: RunStopReason): StopReason | 'error' {
 /**
  * The prompt's content blocks as one user message: text as is, an embedded resource as its text
  * fenced under its URI, a resource link as a line naming it (the model can read it with its
- * tools). Images and audio are not advertised, so a client does not send them; if one does, a
- * line says what was left out rather than dropping it silently.
+ * tools). Images go with the prompt (promptImages). Audio is not advertised, so a client does not
+ * send it; if one does, a line says what was left out rather than dropping it silently.
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   const parts: string[] = [];
@@ -171,11 +172,18 @@ export function promptText(blocks: readonly ContentBlock[]): string {
       case 'resource_link':
         parts.push(`[${block.title ?? block.name}](${block.uri})${block.description ? `: ${block.description}` : ''}`);
         break;
+      case 'image':
+        break; // sent as an image block (promptImages)
       default:
-        parts.push(`[${block.type} content left out: only text is supported]`);
+        parts.push(`[${block.type} content left out: only text and images are supported]`);
     }
   }
   return parts.join('\n\n');
+}
+
+/** The prompt's image blocks (their base64 data and media type), in order; one with a URI but no data is refused by the agent's check. */
+export function promptImages(blocks: readonly ContentBlock[]): { data: string; mimeType: string }[] {
+  return blocks.flatMap((b) => (b.type === 'image' ? [{ data: b.data, mimeType: b.mimeType }] : []));
 }
 
 /** A Markdown fence longer than any backtick run in `text`, so the text cannot close it. */

@@ -7,7 +7,9 @@ import {
   emptyUsage,
   toolCallsOf,
   userMessage,
+  type ImageContent,
   type Message,
+  type TextContent,
   type ModelError,
   type QueueItem,
   type Refusal,
@@ -46,6 +48,8 @@ export interface LoopOptions extends TurnPolicy {
   /** The workspace root handed to tools. */
   cwd: string;
   prompt: string;
+  /** Images attached to the prompt (and notes on those that could not be): stored in the prompt's message after its text. */
+  attachments?: readonly (TextContent | ImageContent)[];
   maxTurns?: number;
   signal?: AbortSignal;
   emit: (event: EventBody) => void;
@@ -98,7 +102,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   // A run that was killed mid-turn left tool calls without results: answer them first,
   // so the next request is valid for every provider.
   const interrupted = answerInterruptedCalls(store);
-  const promptEntry = store.appendMessage(userMessage(opts.prompt));
+  const promptEntry = store.appendMessage(opts.attachments?.length ? { role: 'user', content: [{ type: 'text', text: opts.prompt }, ...opts.attachments] } : userMessage(opts.prompt));
   emit({
     type: 'run_start',
     runId: opts.runId ?? randomUUID(),

@@ -2,7 +2,7 @@
 // queues, and the run_settled event that closes every run, whatever happened inside.
 import { randomUUID } from 'node:crypto';
 import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
-import { emptyUsage, type QueueItem } from '../core/types.js';
+import { emptyUsage, type ImageContent, type QueueItem, type TextContent } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { ThinkingLevel } from '../model/thinking.js';
@@ -16,6 +16,9 @@ import type { LoopGuardSettings } from './loop-guard.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { buildSystemPrompt, sessionStartDate } from './system-prompt.js';
 import type { TurnPolicy } from './turn-stream.js';
+
+/** What a prompt carries after its text: images, and notes about images that could not be attached. */
+export type Attachments = readonly (TextContent | ImageContent)[];
 
 export interface RunnerOptions extends TurnPolicy {
   store: SessionStore;
@@ -94,8 +97,11 @@ export class SessionRunner {
    * Runs a prompt to the end. A prompt sent while another run is in progress waits
    * for it (runs never interleave on one session). `signal` aborts this run only.
    */
-  run(prompt: string, signal?: AbortSignal): Promise<RunResult> {
-    return this.enqueueRun(prompt, signal);
+  run(prompt: string, signal?: AbortSignal, attached?: Attachments | Promise<Attachments>): Promise<RunResult> {
+    // Attachments still being prepared (images read and scaled): the run is queued now, and fails
+    // with their error, before it starts, if they cannot be made.
+    if (attached instanceof Promise) attached.catch(() => undefined);
+    return this.enqueueRun(prompt, signal, undefined, attached);
   }
 
   /**
@@ -217,15 +223,16 @@ export class SessionRunner {
     this.current?.emit({ type: 'queue_update', items: this.queue.list() });
   }
 
-  private enqueueRun(prompt: string, signal?: AbortSignal, promptItem?: QueueItem): Promise<RunResult> {
+  private enqueueRun(prompt: string, signal?: AbortSignal, promptItem?: QueueItem, images?: Attachments | Promise<Attachments>): Promise<RunResult> {
     this.pending++;
     // `pending` drops before the caller hears the result, so `busy` is false once a run settled.
-    const result = this.runs.then(() => this.runNow(prompt, signal, promptItem)).finally(() => this.pending--);
+    const result = this.runs.then(() => this.runNow(prompt, signal, promptItem, images)).finally(() => this.pending--);
     this.runs = result.catch(() => undefined);
     return result;
   }
 
-  private async runNow(prompt: string, signal: AbortSignal | undefined, promptItem: QueueItem | undefined): Promise<RunResult> {
+  private async runNow(prompt: string, signal: AbortSignal | undefined, promptItem: QueueItem | undefined, attached?: Attachments | Promise<Attachments>): Promise<RunResult> {
+    const images = await attached;
     const { store, model, tools, cwd } = this.opts;
     const now = this.opts.now ?? Date.now;
     const controller = new AbortController();
@@ -250,6 +257,7 @@ export class SessionRunner {
         tools,
         cwd,
         prompt,
+        ...(images && images.length > 0 ? { attachments: images } : {}),
         maxTurns: this.opts.maxTurns,
         systemPrompt: this.opts.systemPrompt ?? '',
         prepare: async (runSignal) => {

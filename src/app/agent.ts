@@ -1,7 +1,6 @@
-// The application layer: one agent session for any front end. It owns the configuration and
-// the model, the tool set, the session file (new, continue, resume, fork, branch, with the lock
-// and migration) and the runner with its event subscription. The SDK (createAgent), RPC mode and
-// print mode are thin users of it; none of them opens a session or builds a model itself.
+// The application layer: one agent session for any front end. It owns the configuration, the model, the tool set,
+// the session file (new, continue, resume, fork, branch, with the lock and migration) and the runner with its events.
+// The SDK (createAgent), RPC mode and print mode are thin users of it; none opens a session or builds a model itself.
 import { resolve } from 'node:path';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
@@ -26,6 +25,7 @@ import { bashSandbox, guardSandbox } from './bash-sandbox.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
+import { promptImages } from './prompt-images.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { sessionHandle, type HandleHost } from './session-handle.js';
 import { AgentExtensions } from './extensions.js';
@@ -61,8 +61,7 @@ class AgentImpl implements Agent {
   private generation = 0;
   private handle!: AgentSessionHandle;
   private closed = false;
-  /** "Always" approvals of the current session (permission_grant entries). */
-  private grants: PermissionRule[] = [];
+  private grants: PermissionRule[] = []; // "always" approvals of the current session (permission_grant entries)
   private mode: PermissionMode;
   private readonly level: ThinkingControl;
 
@@ -101,7 +100,7 @@ class AgentImpl implements Agent {
       dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
       resultNote: (_call, access) => this.extensions.resultNote(access),
       files: o.fileAccess, deny: c.permissions.deny, // the search tools leave out what a read deny rule covers
-      parallelExecute: c.bash.parallel,
+      parallelExecute: c.bash.parallel, images: () => this.resolved.config.images, // read_file sends images only to a model that takes them
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash, sandbox,
       secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
@@ -148,8 +147,9 @@ class AgentImpl implements Agent {
     return this.handle;
   }
 
-  async prompt(text: string, opts: { signal?: AbortSignal } = {}): Promise<RunResult> {
-    return this.runner.run(this.message(text, 'prompt'), opts.signal);
+  async prompt(text: string, opts: Parameters<Agent['prompt']>[1] = {}): Promise<RunResult> {
+    const images = promptImages(this.message(text, 'prompt', opts.images), opts.images, { cwd: this.cwd, allowedPaths: this.resolved.config.allowPaths });
+    return this.runner.run(text, opts.signal, images);
   }
 
   steer(text: string): QueueItem {
@@ -315,9 +315,9 @@ class AgentImpl implements Agent {
     if (this.closed) throw new AgentError('closed', 'this agent was closed; create a new one');
   }
 
-  private message(text: string, what = 'message'): string {
+  private message(text: string, what = 'message', images?: readonly unknown[]): string {
     this.check();
-    if (typeof text !== 'string' || text.trim() === '') throw new AgentError('invalid_argument', `the ${what} is empty`);
+    if (typeof text !== 'string' || (text.trim() === '' && !images?.length)) throw new AgentError('invalid_argument', `the ${what} is empty`);
     return text;
   }
 

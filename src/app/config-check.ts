@@ -89,7 +89,9 @@ export function checkConfig(data: unknown, file: string): void {
           }
         } else if (k === 'contextWindow' || k === 'maxOutputTokens') {
           if (!(Number.isInteger(val) && val > 0)) fail(`models.${id}.${k}`, 'must be a whole number > 0');
-        } else fail(`models.${id}.${k}`, 'is not a known setting (contextWindow, maxOutputTokens, pricing)');
+        } else if (k === 'images') {
+          bool(val, `models.${id}.images`);
+        } else fail(`models.${id}.${k}`, 'is not a known setting (contextWindow, maxOutputTokens, pricing, images)');
       }
     }
   }

@@ -36,6 +36,7 @@ export function showConfig(resolved: Resolved, env: Readonly<Record<string, stri
     { key: 'compaction.keepRecentTokens', value: c.compaction.keepRecentTokens, source: s['compaction.keepRecentTokens'] },
     { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
     { key: 'thinking', value: c.thinking, source: s.thinking },
+    { key: 'images', value: c.images, source: s.images ?? 'default' },
     { key: 'bash.timeoutSeconds', value: c.bash.timeoutSeconds, source: s['bash.timeoutSeconds'] },
     { key: 'bash.maxTimeoutSeconds', value: c.bash.maxTimeoutSeconds, source: s['bash.maxTimeoutSeconds'] },
     { key: 'bash.envAllowlist', value: c.bash.envAllowlist.join(', ') || '(none)', source: 'all config files' },

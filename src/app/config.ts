@@ -32,6 +32,8 @@ export interface ModelOverride {
   contextWindow?: number;
   maxOutputTokens?: number;
   pricing?: Partial<Pricing>;
+  /** The model takes images (the table's word, or false for a model it does not know). */
+  images?: boolean;
 }
 
 /** The shape of config.json files (all optional). */
@@ -93,6 +95,8 @@ export interface EffectiveConfig {
   /** Undefined: unknown (config-cost.ts), shown as "cost unknown". budget: the most a run may spend (US$), with a known price only. */
   pricing: Pricing | undefined;
   budget: { maxCostUsd: number | undefined };
+  /** The model takes images (read_file returns them, prompts attach them); false: each one becomes a text note. */
+  images: boolean;
   /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
@@ -270,6 +274,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     ...costSettings({ model, provider, known, preset, override: override.pricing, maxCostFlag: flags.maxCost, budget: v.budget, sources }),
+    images: override.images ?? known.images,
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
     thinking: thinkingLevel(v.thinking, sources.thinking),
@@ -292,6 +297,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     if (result.compaction[k] >= window) throw new UsageError(`compaction.${k} (${result.compaction[k]}, from ${sources[`compaction.${k}`]}) must be smaller than the context window (${window})`);
   }
   sources.maxOutputTokens = modelSource('maxOutputTokens') ?? tableSource;
+  sources.images = modelSource('images') ?? tableSource;
   return { config: result, sources };
 }
 

@@ -94,6 +94,7 @@ export async function createProviderModel(resolved: Resolved): Promise<ModelAdap
     pricing: c.pricing,
     timeoutMs: c.timeoutMs,
     cacheRetention: c.cache.retention,
+    images: c.images,
   };
   if (c.preset.api === 'anthropic') {
     const { createAnthropicAdapter } = await import('../model/anthropic.js');

@@ -45,7 +45,7 @@ export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
   'retry.maxRetries': { effect: 'lower', why: 'a limit', current: (c) => c.retry.maxRetries },
   'retry.baseDelayMs': { effect: 'narrowing', why: 'retry pacing' },
   'retry.maxDelayMs': { effect: 'narrowing', why: 'retry pacing' },
-  models: { effect: 'narrowing', why: "a model's window, output cap and prices (display and compaction)" },
+  models: { effect: 'narrowing', why: "a model's window, output cap, prices and whether it takes images" },
   compaction: { effect: 'narrowing', why: 'when and how much to compact' },
   'bash.timeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.timeoutSeconds },
   'bash.maxTimeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.maxTimeoutSeconds },

@@ -86,6 +86,8 @@ export interface ToolOptions extends BuiltinToolOptions {
   files?: FileAccess;
   /** The deny rules of the policy: the search tools leave out the paths a read deny rule covers (search-deny.ts). */
   deny?: readonly PermissionRule[];
+  /** Whether the model takes images now: read_file answers an image with a text note when not. */
+  images?: () => boolean;
 }
 
 export function createToolRegistry(opts: ToolOptions): ToolRegistry {
@@ -107,6 +109,7 @@ export function createToolRegistry(opts: ToolOptions): ToolRegistry {
     dynamicTools: opts.dynamicTools,
     resultNote: opts.resultNote,
     files: opts.files,
+    ...(opts.images ? { images: opts.images } : {}),
     ...(opts.deny?.length ? { hiddenPaths: searchDenyFilters(opts.deny) } : {}),
   });
 }

@@ -1,5 +1,6 @@
 // A --trace file as a step-by-step, human-readable account (pure: events in, text out). Used by
 // `mini-agent trace FILE` and the interactive mode's /trace.
+import { textWithImages } from '../core/image.js';
 import type { AgentEvent } from '../core/events.js';
 import { redactSecrets } from '../core/redact.js';
 import { preview, textOf } from '../core/types.js';
@@ -79,7 +80,7 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         break;
       }
       case 'tool_end': {
-        const result = textOf(e.result.content);
+        const result = textWithImages(e.result.content);
         out.push(`  ${e.result.isError ? '✗' : '✓'} ${e.name} → ${JSON.stringify(preview(result, w))} (${e.durationMs} ms, ${result.length} chars)`);
         break;
       }

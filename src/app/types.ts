@@ -18,6 +18,7 @@ import type { ConfigRow } from './config-show.js';
 import type { ExportFormat } from './export.js';
 import type { SessionChoice } from './session-open.js';
 import type { ThinkingChange, ThinkingLevel } from './thinking-control.js';
+import type { PromptImage } from './prompt-images.js';
 
 export type { PermissionMode, ThinkingChange, ThinkingLevel };
 export type { BeforeToolCallResult, ExportFormat, HookCall, HookContext, HookResult, PermissionReply, PermissionRequest, RunResult, SessionChoice };
@@ -174,8 +175,12 @@ export interface Agent {
   readonly session: AgentSessionHandle;
   /** Errors thrown by listeners: they never break a run. */
   readonly listenerErrors: readonly unknown[];
-  /** Runs a prompt to the end (a prompt sent during a run waits for it). */
-  prompt(text: string, opts?: { signal?: AbortSignal }): Promise<RunResult>;
+  /**
+   * Runs a prompt to the end (a prompt sent during a run waits for it). `images`: attached after
+   * the text (base64 with a media type, or a file); a `@path` token in the text naming an image file
+   * in the workspace attaches it too. Images over the providers' limits are scaled down.
+   */
+  prompt(text: string, opts?: { signal?: AbortSignal; images?: readonly PromptImage[] }): Promise<RunResult>;
   /** Delivered after the current tool batch, before the next request; with no run in progress it starts one. */
   steer(text: string): QueueItem;
   /** Delivered when the run would otherwise end; with no run in progress it starts one. */

@@ -36,6 +36,8 @@ ${AGENT_FLAGS_HELP.permissions}
 ${AGENT_FLAGS_HELP.extensions}
   --skill NAME        run with the skill NAME's instructions inlined before the prompt (repeatable)
   A prompt "/NAME args" runs the prompt template NAME (.mini-agent/prompts/NAME.md).
+  --image FILE        attach a PNG, JPEG, GIF or WebP image to the prompt (repeatable); a prompt
+                      token @path naming an image file in the workspace attaches it too
 
 Options:
 ${AGENT_FLAGS_HELP.tools.replace('(default 50)', '(default 50; exit code 3)')}
@@ -67,6 +69,8 @@ export interface RunArgs {
   summarizeLeft: boolean;
   /** --skill NAME (repeatable): skills inlined before the prompt. */
   skills: string[];
+  /** --image FILE (repeatable): images attached to the prompt. */
+  images: string[];
 }
 
 export type CliArgs =
@@ -109,6 +113,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         rounds: { type: 'string' },
         'summarize-left': { type: 'boolean', default: false },
         skill: { type: 'string', multiple: true },
+        image: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -181,7 +186,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const skills = v.skill ?? [];
   if (skills.some((s) => s.trim() === '')) throw new UsageError('--skill needs a skill name');
-  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], skills };
+  const images = v.image ?? [];
+  if (images.some((s) => s.trim() === '')) throw new UsageError('--image needs a file');
+  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], skills, images };
 }
 
 /** `eval memory`: the model flags apply; the probe's session lives in memory, so no session flag does. */

@@ -96,7 +96,7 @@ async function dispatch(args: CliArgs): Promise<number> {
 
 /** `mini-agent` with no prompt, stdin and stdout a terminal, and no flag that means print mode. */
 function wantsConversation(args: Extract<CliArgs, { command: 'run' }>): boolean {
-  return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.skills.length === 0 && args.agent.branch === undefined && args.agent.fork === undefined;
+  return args.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.skills.length === 0 && args.images.length === 0 && args.agent.branch === undefined && args.agent.fork === undefined;
 }
 
 /** Resolves once what was written to `stream` has been handed to the OS (at most 2 s: a reader that went away must not keep us). */

@@ -1,7 +1,8 @@
 // Renderers: they only watch events. The text renderer streams the answer to
 // stdout and progress to stderr; the JSONL renderer writes one event per line.
+import { textWithImages } from '../core/image.js';
 import type { AgentEvent } from '../core/events.js';
-import { preview, textOf, type Refusal, type Usage } from '../core/types.js';
+import { preview, type Refusal, type Usage } from '../core/types.js';
 import { describeCacheShare } from '../core/cache-share.js';
 import { costText } from '../core/cost-text.js';
 
@@ -82,7 +83,7 @@ export function textRenderer({ stdout, stderr, verbose, live = true }: TextRende
         stderr.write(`→ ${event.name} ${preview(event.rawArguments ?? JSON.stringify(event.arguments), 120)}\n`);
         break;
       case 'tool_end': {
-        const text = textOf(event.result.content);
+        const text = textWithImages(event.result.content);
         const mark = event.result.isError ? '✗' : '✓';
         const first = preview(text.split('\n')[0] ?? '', 100);
         stderr.write(`${mark} ${event.name} (${event.durationMs} ms) ${first}\n`);

@@ -80,7 +80,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     // `--skill NAME` puts the skill's instructions before it.
     let text = agent.expandSkill(prompt!)?.text ?? agent.expandPromptTemplate(prompt!)?.text ?? prompt!;
     for (const name of [...args.skills].reverse()) text = agent.skillPrompt(name, text);
-    const result = await agent.prompt(text);
+    const result = await agent.prompt(text, args.images.length > 0 ? { images: args.images.map((path) => ({ path })) } : {});
     for (const e of agent.listenerErrors) err.write(`mini-agent: an output listener failed: ${(e as Error)?.message ?? String(e)}\n`);
     // One line on stderr, in every mode: provider, kind, message and what to do.
     if (result.error && result.stopReason === 'error') err.write(describeFailure(result.error, agent.model.provider, agent.config) + '\n');

@@ -10,6 +10,8 @@ import type { AssistantMessage, ModelError, Usage } from './types.js';
 export const Str = Type.String();
 export const Int = Type.Integer({ minimum: 0 });
 export const Text = Type.Object({ type: Type.Literal('text'), text: Str });
+/** An image in a user message or a tool result: its bytes in base64 and its media type. */
+export const Image = Type.Object({ type: Type.Literal('image'), data: Type.String({ description: 'base64' }), mimeType: Str });
 const Thinking = Type.Object({ type: Type.Literal('thinking'), thinking: Str, signature: Type.Optional(Str) });
 const ToolCall = Type.Object({
   type: Type.Literal('toolCall'),
@@ -135,7 +137,7 @@ export const AgentEventSchema = Type.Union(
       toolCallId: Str,
       name: Str,
       result: Type.Object({
-        content: Type.Array(Text),
+        content: Type.Array(Type.Union([Text, Image])),
         isError: Type.Boolean(),
         details: Type.Optional(Type.UnknownRecord()),
       }),

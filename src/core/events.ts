@@ -1,7 +1,7 @@
 // The events the loop emits: a typed union, the only thing an interface sees of a run.
 // Public and versioned: docs/events.schema.json documents it and a test keeps the
 // two in step (see event-schema.ts). Bump EVENT_SCHEMA_VERSION on incompatible changes.
-import type { AssistantMessage, ModelError, ModelErrorKind, QueueItem, Refusal, TextContent, Usage } from './types.js';
+import type { AssistantMessage, ImageContent, ModelError, ModelErrorKind, QueueItem, Refusal, TextContent, Usage } from './types.js';
 
 export interface Stats {
   usage: Usage;
@@ -39,7 +39,8 @@ export interface SessionStats {
  * `permission_request` and `permission_decision`.
  * Additive in 3: `run_settled.cacheHitShare`; `usage.costUnknown`; `stopReason: "budget"` with
  * `run_settled.budget` (only with a budget the client set: --max-cost, budget.maxCostUsd); a
- * `context_overflow` error's `contextWindow` and `requestTokens` (what the provider stated).
+ * `context_overflow` error's `contextWindow` and `requestTokens` (what the provider stated);
+ * `image` blocks ({type, data (base64), mimeType}) in `tool_end.result.content`.
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
@@ -57,7 +58,7 @@ export interface BudgetStop {
 }
 
 export interface ToolResultSummary {
-  content: TextContent[];
+  content: (TextContent | ImageContent)[];
   isError: boolean;
   details?: Record<string, unknown>;
 }

@@ -5,6 +5,14 @@ export interface TextContent {
   text: string;
 }
 
+/** An image, inline: base64 bytes and their media type (image/png, image/jpeg, image/gif, image/webp). */
+export interface ImageContent {
+  type: 'image';
+  /** The image's bytes, base64 (no data: prefix). */
+  data: string;
+  mimeType: string;
+}
+
 export interface ThinkingContent {
   type: 'thinking';
   thinking: string;
@@ -76,7 +84,7 @@ export interface QueueItem {
 
 export interface UserMessage {
   role: 'user';
-  content: TextContent[];
+  content: (TextContent | ImageContent)[];
 }
 
 export interface AssistantMessage {
@@ -96,7 +104,7 @@ export interface ToolResultMessage {
   role: 'toolResult';
   toolCallId: string;
   toolName: string;
-  content: TextContent[];
+  content: (TextContent | ImageContent)[];
   isError: boolean;
   details?: Record<string, unknown>;
 }

@@ -14,6 +14,7 @@ import { prepareNodeFetch } from '../core/node-fetch.js';
 import type { RiskBasis, ToolContext, ToolDefinition, ToolOutput, ToolRisk } from '../tools/tool.js';
 import type { McpServerSpec } from './mcp-config.js';
 import { ChildStdioTransport } from './mcp-stdio.js';
+import { fitOutputImages } from '../tools/image-fit.js';
 import {
   describeExit,
   describeTransport,
@@ -360,7 +361,7 @@ export class McpManager {
             // Progress notifications are only sent for a request that asks for them; they keep a long call alive.
             onprogress: () => {},
           })) as McpCallResult);
-      return mcpResultToOutput(result, { mcpServer: name, mcpTool: tool });
+      return await fitOutputImages(mcpResultToOutput(result, { mcpServer: name, mcpTool: tool }));
     } catch (err) {
       // Thrown, so the registry reports the standard "aborted before it finished" result.
       if (ctx.signal.aborted) throw new Error(`the call of ${tool} on MCP server ${name} was cancelled: the run was aborted`);

@@ -2,7 +2,8 @@
 // model, and how a tools/call result becomes text. No SDK types are imported here (the SDK loads
 // lazily, in mcp-client.ts), so the shapes below are the few fields of the protocol we read.
 import { createHash } from 'node:crypto';
-import type { TextContent } from '../core/types.js';
+import { formatOfMime, IMAGE_MIME } from '../core/image.js';
+import type { ImageContent, TextContent } from '../core/types.js';
 import { isPlainObject } from '../core/types.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import type { RiskBasis, ToolOutput, ToolRisk } from '../tools/tool.js';
@@ -114,10 +115,17 @@ export function mcpToolTokens(def: { name: string; description: string; paramete
 /** The transport for listings, secrets hidden: see mcp-display.ts. */
 export { describeTransport } from './mcp-display.js';
 
-/** The result of tools/call as text blocks the model can read; isError carried over. */
+/**
+ * The result of tools/call as blocks the model can read: images (PNG, JPEG, GIF, WebP) as images,
+ * everything else as text; isError carried over. The images are made to fit the providers' limits
+ * by the caller (image-fit.ts fitOutputImages), which is asynchronous.
+ */
 export function mcpResultToOutput(result: McpCallResult, details?: Record<string, unknown>): ToolOutput {
-  const blocks: TextContent[] = [];
-  for (const c of Array.isArray(result.content) ? result.content : []) blocks.push({ type: 'text', text: contentToText(c) });
+  const blocks: (TextContent | ImageContent)[] = [];
+  for (const c of Array.isArray(result.content) ? result.content : []) {
+    const image = imageOf(c);
+    blocks.push(image ?? { type: 'text', text: contentToText(c) });
+  }
   if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent, null, 2) });
   if (blocks.length === 0) blocks.push({ type: 'text', text: '(the tool returned no content)' });
   return { content: blocks, ...(result.isError === true ? { isError: true } : {}), ...(details ? { details } : {}) };
@@ -146,6 +154,13 @@ export function contentToText(c: unknown): string {
     default:
       return `[content of type ${JSON.stringify(c.type)}, not shown]`;
   }
+}
+
+/** An MCP image block ({type: "image", data, mimeType}) of a type the providers take, as an image; undefined for anything else. */
+function imageOf(c: unknown): ImageContent | undefined {
+  if (!isPlainObject(c) || c.type !== 'image' || typeof c.data !== 'string' || c.data === '' || typeof c.mimeType !== 'string') return undefined;
+  const format = formatOfMime(c.mimeType);
+  return format ? { type: 'image', data: c.data.replace(/\s+/g, ''), mimeType: IMAGE_MIME[format] } : undefined;
 }
 
 function str(v: unknown, fallback: string): string {

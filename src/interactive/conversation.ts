@@ -3,6 +3,7 @@
 // session handle); it never decides when the loop stops. What is final goes to the scrollback
 // once; the live region holds the answer being streamed, running tools, the spinner, a question,
 // the queue and the editor.
+import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
 import { ruleInBrief } from '../tools/permissions.js';
@@ -343,7 +344,7 @@ export class Conversation {
     const tail = messages.slice(-6);
     if (messages.length > tail.length) this.screen.print([this.p.dim(`… ${messages.length - tail.length} earlier messages (/tree shows the session)`)]);
     for (const m of tail) {
-      if (m.role === 'user') this.printUser(textOf(m.content));
+      if (m.role === 'user') this.printUser(textWithImages(m.content));
       if (m.role === 'assistant') for (const c of m.content) if (c.type === 'thinking') this.reasoning.push(c.thinking);
       if (m.role === 'assistant') this.endReasoning(); // one line (Ctrl+O expands the last)
       if (m.role === 'assistant' && textOf(m.content).trim() !== '') {

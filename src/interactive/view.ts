@@ -1,9 +1,10 @@
 // What the interactive mode shows besides the answer, pure: one compact line per tool call (tool,
 // key argument, status, duration, a few lines of the result), the spinner, the queue, the status
 // line after a run, notices. Text from tools and models is sanitized: it never drives the terminal.
+import { textWithImages } from '../core/image.js';
 import stringWidth from 'string-width';
 import type { AgentEvent } from '../core/events.js';
-import { textOf, type QueueItem } from '../core/types.js';
+import type { QueueItem } from '../core/types.js';
 import { sanitizeForTerminal } from './terminal-text.js';
 import { costText } from '../core/cost-text.js';
 
@@ -71,7 +72,7 @@ export function finishedToolLines(e: Extract<AgentEvent, { type: 'tool_end' }>, 
   const time = ` ${formatDuration(e.durationMs)}`;
   const room = Math.max(10, width - stringWidth(`✓ ${e.name} `) - stringWidth(time));
   const lines = [`${mark} ${name} ${cut(clean(keyArgument(args)), room)}${p.dim(time)}`];
-  const body = clean(textOf(e.result.content)).split('\n').filter((l) => l.trim() !== '');
+  const body = clean(textWithImages(e.result.content)).split('\n').filter((l) => l.trim() !== '');
   const shown = body.slice(0, preview).map((l) => (e.result.isError ? p.red : p.dim)(`  │ ${cut(l, width - 4)}`));
   if (body.length > preview) shown.push(p.dim(`  │ … ${body.length - preview} more line${body.length - preview === 1 ? '' : 's'}`));
   return [...lines, ...shown];

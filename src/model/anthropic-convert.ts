@@ -1,7 +1,8 @@
 // Unified messages → an Anthropic Messages API request body. Pure; no SDK import.
 // The wire types below are our own, deliberately small; test/anthropic-request.test.ts
 // checks at compile time that they fit the SDK's `MessageCreateParamsStreaming`.
-import type { AssistantMessage, Message, TextContent } from '../core/types.js';
+import { describeImage, formatOfMime, IMAGE_MIME, imagesAsNotes } from '../core/image.js';
+import type { AssistantMessage, ImageContent, Message, TextContent } from '../core/types.js';
 import type { ModelRequest, ToolSpec } from './adapter.js';
 import { modelInfo, type AdapterConfig } from './models.js';
 import { applyBreakpoints } from './anthropic-cache.js';
@@ -11,6 +12,12 @@ import { anthropicThinking, type AnthropicThinkingFields } from './thinking.js';
 export interface WireText {
   type: 'text';
   text: string;
+  cache_control?: CacheControl;
+}
+/** An image, inline in base64 (a user message or a tool_result's content). */
+export interface WireImage {
+  type: 'image';
+  source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
   cache_control?: CacheControl;
 }
 export interface WireThinking {
@@ -28,12 +35,12 @@ export interface WireToolUse {
 export interface WireToolResult {
   type: 'tool_result';
   tool_use_id: string;
-  content: WireText[];
+  content: (WireText | WireImage)[];
   is_error: boolean;
   cache_control?: CacheControl;
 }
 export type WireAssistantBlock = WireText | WireThinking | WireToolUse;
-export type WireUserBlock = WireText | WireToolResult;
+export type WireUserBlock = WireText | WireImage | WireToolResult;
 
 export type WireMessage = { role: 'user'; content: WireUserBlock[] } | { role: 'assistant'; content: WireAssistantBlock[] };
 
@@ -67,14 +74,14 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
  */
 export function toAnthropicRequest(
   request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'thinking'>,
-  cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'cacheRetention'>,
+  cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'cacheRetention' | 'images'>,
 ): AnthropicRequestBody {
   // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
   const { max_tokens, ...thinking } = anthropicThinking(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.maxOutputTokens);
   const body: AnthropicRequestBody = {
     model: cfg.model,
     max_tokens,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, { images: cfg.images !== false }),
     stream: true,
     ...thinking,
   };
@@ -87,7 +94,9 @@ export function toWireTool(tool: ToolSpec): WireTool {
   return { name: tool.name, description: tool.description, input_schema: { ...tool.parameters, type: 'object' } };
 }
 
-export function toAnthropicMessages(messages: readonly Message[]): WireMessage[] {
+/** `images: false`: the model takes no images, so each one is sent as a text note saying what it was. */
+export function toAnthropicMessages(messages: readonly Message[], opts: { images?: boolean } = {}): WireMessage[] {
+  const images = opts.images !== false;
   const out: WireMessage[] = [];
   // The tool_use ids of the last assistant message, in order, and the results seen for them.
   let openIds: string[] = [];
@@ -112,11 +121,14 @@ export function toAnthropicMessages(messages: readonly Message[]): WireMessage[]
 
   for (const m of messages) {
     if (m.role === 'user') {
-      for (const t of m.content) if (t.text !== '') userBlocks.push({ type: 'text', text: t.text });
+      for (const t of images ? m.content : imagesAsNotes(m.content)) {
+        if (t.type === 'image') userBlocks.push(wireImage(t));
+        else if (t.text !== '') userBlocks.push({ type: 'text', text: t.text });
+      }
     } else if (m.role === 'toolResult') {
       // Only a result for a call of the preceding assistant message, and only the first one.
       if (openSet.has(m.toolCallId) && !results.has(m.toolCallId)) {
-        results.set(m.toolCallId, toolResult(m.toolCallId, m.content, m.isError));
+        results.set(m.toolCallId, toolResult(m.toolCallId, images ? m.content : imagesAsNotes(m.content), m.isError));
       }
     } else {
       const blocks = assistantBlocks(m);
@@ -152,10 +164,19 @@ function assistantBlocks(m: AssistantMessage): WireAssistantBlock[] {
   return blocks;
 }
 
-function toolResult(id: string, content: readonly TextContent[], isError: boolean): WireToolResult {
-  const texts: WireText[] = [];
-  for (const t of content) if (t.text !== '') texts.push({ type: 'text', text: t.text });
+function toolResult(id: string, content: ReadonlyArray<TextContent | ImageContent>, isError: boolean): WireToolResult {
+  const texts: (WireText | WireImage)[] = [];
+  for (const t of content) {
+    if (t.type === 'image') texts.push(wireImage(t));
+    else if (t.text !== '') texts.push({ type: 'text', text: t.text });
+  }
   // The API rejects empty text blocks (and an error result without content).
   if (texts.length === 0) texts.push({ type: 'text', text: '(no output)' });
   return { type: 'tool_result', tool_use_id: id, content: texts, is_error: isError };
+}
+
+function wireImage(image: ImageContent): WireImage {
+  // The media type the bytes say, when the block's own is not one the API takes (image/jpg …).
+  const format = formatOfMime(image.mimeType) ?? describeImage(image).format ?? 'PNG';
+  return { type: 'image', source: { type: 'base64', media_type: IMAGE_MIME[format] as WireImage['source']['media_type'], data: image.data } };
 }

@@ -122,4 +122,6 @@ export interface AdapterConfig {
   timeoutMs?: number;
   /** Prompt caching (cache.retention): Anthropic cache breakpoints and their time to live; absent: none. */
   cacheRetention?: CacheRetention;
+  /** false: the model takes no images, and the converters send each one as a text note instead. */
+  images?: boolean;
 }

@@ -5,9 +5,11 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
+  ChatCompletionContentPart,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { emptyUsage, type Message, type StopReason, type Usage } from '../core/types.js';
+import { imagesAsNotes } from '../core/image.js';
+import { emptyUsage, type ImageContent, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
 import { takesPromptCacheKey } from './cache.js';
 import { modelInfo, type AdapterConfig } from './models.js';
@@ -20,13 +22,13 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(
   request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey' | 'thinking'>,
-  cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens' | 'cacheRetention'>,
+  cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens' | 'cacheRetention' | 'images'>,
 ): ChatCompletionCreateParamsStreaming {
   // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
   const effort = openaiReasoningEffort(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.model);
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
-  messages.push(...toOpenAIMessages(request.messages));
+  messages.push(...toOpenAIMessages(request.messages, { images: cfg.images !== false }));
   const tools: ChatCompletionTool[] = request.tools.map((t) => ({
     type: 'function',
     function: { name: t.name, description: t.description, parameters: t.parameters },
@@ -50,27 +52,47 @@ export function toOpenAIRequest(
  * Our history → Chat Completions messages. Every assistant tool call is answered before the next
  * user or assistant message (a synthetic result when the history has none), and results whose
  * call is not in the preceding assistant message are dropped: the API rejects both.
+ *
+ * Images: a user message with images has content parts (text, then `image_url` data URLs). A tool
+ * message takes text only, so a result's images go in one user message right after the batch's
+ * tool messages (the API wants those straight after the assistant message), each headed by a line
+ * naming its call, and the tool message says where they are. `images: false` (a model without
+ * vision): every image is sent as a text note saying what it was.
  */
-export function toOpenAIMessages(history: readonly Message[]): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(history: readonly Message[], opts: { images?: boolean } = {}): ChatCompletionMessageParam[] {
+  const images = opts.images !== false;
   const out: ChatCompletionMessageParam[] = [];
   let pending: string[] = []; // call ids of the last assistant message, in order
   let answered = new Set<string>();
+  let resultImages: ChatCompletionContentPart[] = []; // the images of the batch's results, for the user message after it
   const flush = () => {
     for (const id of pending) if (!answered.has(id)) out.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_RESULT });
+    if (resultImages.length > 0) out.push({ role: 'user', content: resultImages });
     pending = [];
     answered = new Set();
+    resultImages = [];
   };
   for (const m of history) {
     if (m.role === 'toolResult') {
+      const content = images ? m.content : imagesAsNotes(m.content);
       if (pending.includes(m.toolCallId) && !answered.has(m.toolCallId)) {
         answered.add(m.toolCallId);
-        out.push({ role: 'tool', tool_call_id: m.toolCallId, content: joinText(m.content) });
+        const pictures = content.filter((c): c is ImageContent => c.type === 'image');
+        let text = joinText(content);
+        if (pictures.length > 0) {
+          const what = pictures.length === 1 ? 'its image is' : `its ${pictures.length} images are`;
+          text += `${text === '' ? '' : '\n'}[${what} in the next user message]`;
+          resultImages.push({ type: 'text', text: `Image${pictures.length === 1 ? '' : 's'} from the result of ${m.toolName} (call ${m.toolCallId}):` }, ...pictures.map(imagePart));
+        }
+        out.push({ role: 'tool', tool_call_id: m.toolCallId, content: text });
       }
       continue;
     }
     flush();
     if (m.role === 'user') {
-      out.push({ role: 'user', content: joinText(m.content) });
+      const parts = images ? m.content : imagesAsNotes(m.content);
+      if (!parts.some((c) => c.type === 'image')) out.push({ role: 'user', content: joinText(parts) });
+      else out.push({ role: 'user', content: parts.filter((c) => c.type === 'image' || c.text !== '').map((c) => (c.type === 'image' ? imagePart(c) : { type: 'text' as const, text: c.text })) });
       continue;
     }
     let text = '';
@@ -89,6 +111,10 @@ export function toOpenAIMessages(history: readonly Message[]): ChatCompletionMes
   }
   flush();
   return out;
+}
+
+function imagePart(image: ImageContent): ChatCompletionContentPart {
+  return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
 }
 
 function joinText(content: ReadonlyArray<{ type: string; text?: string }>): string {

@@ -6,6 +6,7 @@ import { compileValidator, type SchemaValidator } from '../tools/schema-validato
 import { AgentError } from '../app/errors.js';
 import type { Agent, AgentSessionHandle } from '../app/types.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
+import { givenImages } from '../app/prompt-images.js';
 import { parseRule } from '../tools/permissions.js';
 import type { PermissionBroker } from './permission-broker.js';
 import { commandSchema, COMMANDS, RPC_PROTOCOL_VERSION, type CommandParams, type CommandResult, type CommandType } from './protocol.js';
@@ -20,9 +21,12 @@ type Handler<K extends CommandType> = (agent: Agent, params: CommandParams<K>, r
 const info = (s: AgentSessionHandle) => ({ id: s.id, file: s.file, name: s.name });
 
 export const HANDLERS: { [K in CommandType]: Handler<K> } = {
-  prompt: (agent, p) => {
+  prompt: async (agent, p) => {
     if (agent.running) throw new AgentError('busy', 'a run is in progress: send steer or follow_up, or abort it first');
-    void agent.prompt(p.message).catch(() => undefined); // the outcome arrives as run_settled
+    // Bad images are an error answer, not a run that never starts; checked (and scaled) before the run.
+    const images = p.images ? await givenImages(p.images, agent.cwd) : [];
+    if (agent.running) throw new AgentError('busy', 'a run is in progress: send steer or follow_up, or abort it first');
+    void agent.prompt(p.message, images.length > 0 ? { images } : {}).catch(() => undefined); // the outcome arrives as run_settled
     return { started: true };
   },
   steer: (agent, p) => {

@@ -50,13 +50,18 @@ const TreeSchema = Type.Object({
 export type _TreeMatches = Assert<Equals<Static<typeof TreeSchema>, TreeJson>>;
 
 const message = { message: Type.String({ minLength: 1, description: 'the text' }) };
+const images = Type.Optional(
+  Type.Array(Type.Object({ data: Type.String({ minLength: 1, description: 'the bytes, base64' }), mimeType: lits('image/png', 'image/jpeg', 'image/gif', 'image/webp') }), {
+    description: 'images attached after the text (scaled down when over the providers\' limits)',
+  }),
+);
 const entry = { entry: Type.String({ minLength: 1, description: 'an entry id, a unique id prefix, or a label' }) };
 
 /** Every command: its parameters (besides `type` and `id`) and the result of a successful response. */
 export const COMMANDS = {
   prompt: {
     doc: 'Start a run on a prompt (refused with kind "busy" while a run is in progress: use steer, follow_up or abort). Answered when the run starts; its events follow, run_settled last.',
-    params: message,
+    params: { ...message, images },
     result: Type.Object({ started: Type.Literal(true) }),
   },
   steer: {

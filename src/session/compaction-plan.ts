@@ -2,7 +2,8 @@
 // (never orphaning a tool result; a cut inside a turn splits it into background and current
 // task), what the summarizer reads (each message bounded), and how to chunk that text so that
 // no summarizer request can overflow. The summarizing call itself is injected (agent/compactor.ts).
-import { textOf, type Message } from '../core/types.js';
+import { textWithImages } from '../core/image.js';
+import type { Message } from '../core/types.js';
 import type { BranchSummaryEntry, CompactionEntry, ContentEntry, FileLists, SessionEntry } from './entries.js';
 import { collectFileLists } from './file-lists.js';
 import type { SessionStore } from './store.js';
@@ -180,8 +181,8 @@ export function serializeEntry(e: ContentEntry | BranchSummaryEntry, limits: Ser
 }
 
 export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
-  if (m.role === 'user') return `[user]\n${cut(textOf(m.content), limits.messageChars)}`;
-  if (m.role === 'toolResult') return `[tool result: ${m.toolName}${m.isError ? ', failed' : ''}]\n${cutKeepingEnd(textOf(m.content), limits.toolResultChars)}`;
+  if (m.role === 'user') return `[user]\n${cut(textWithImages(m.content), limits.messageChars)}`;
+  if (m.role === 'toolResult') return `[tool result: ${m.toolName}${m.isError ? ', failed' : ''}]\n${cutKeepingEnd(textWithImages(m.content), limits.toolResultChars)}`;
   const parts: string[] = [];
   for (const c of m.content) {
     if (c.type === 'text') parts.push(`[assistant]\n${cut(c.text, limits.messageChars)}`);

@@ -10,6 +10,7 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
  *    compaction entry's record of what it did (tokens after, summarized ids, file lists, reason, model).
  * 4: adds the `permission_grant` control entry (an approval given "for this session").
  * 5: adds the `model_change` control entry (the model was switched; a resume continues with it).
+ *    Additive in 5: `image` content blocks ({type, data (base64), mimeType}) in user messages and tool results.
  * 6: adds the `model_window` control entry (a context window learned from the provider), and the
  *    compaction entry's optional `warnings` (additive).
  * Older files are migrated (a new file is written and renamed into place; the original is kept

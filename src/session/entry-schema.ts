@@ -4,19 +4,19 @@
 // build if this schema and the TypeScript types in entries.ts drift apart.
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
-import { Assistant, CompactionReasonSchema, Int, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
+import { Assistant, CompactionReasonSchema, Int, Image, LastRunSchema, RefusalSchema, StatsSchema, Str, Text, type Assert, type ByType, type Equals } from '../core/event-schema.js';
 import type { Message } from '../core/types.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 
 const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
 const Null = Type.Null();
 
-const UserMessage = Type.Object({ role: Type.Literal('user'), content: Type.Array(Text) });
+const UserMessage = Type.Object({ role: Type.Literal('user'), content: Type.Array(Type.Union([Text, Image])) });
 const ToolResultMessage = Type.Object({
   role: Type.Literal('toolResult'),
   toolCallId: Str,
   toolName: Str,
-  content: Type.Array(Text),
+  content: Type.Array(Type.Union([Text, Image])),
   isError: Type.Boolean(),
   details: Type.Optional(Type.UnknownRecord()),
 });

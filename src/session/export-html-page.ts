@@ -78,7 +78,7 @@ ${MARKDOWN_BUILDER}
     return n;
   }
   function markdown(tree) { var d = el('div', 'text markdown'); mdBuild(tree, d); return d; }
-  function textOf(content) { return content.filter(function (c) { return c.type === 'text'; }).map(function (c) { return c.text; }).join(''); }
+  function textOf(content) { return content.filter(function (c) { return c.type === 'text' || c.type === 'image'; }).map(function (c) { return c.type === 'image' ? '[image: ' + c.mimeType + ']' : c.text; }).join(''); }
   function flat(s, max) { s = s.replace(/\\s+/g, ' ').trim(); return s.length > max ? s.slice(0, max - 1) + '\\u2026' : s; }
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
   function describe(e) {

@@ -1,6 +1,7 @@
 // Export as Markdown (the active path, readable) and JSONL (header + every entry). Pure:
 // a store in, a string out, and the same store always gives the same text (no clock reads).
 import type { Stats } from '../core/events.js';
+import { textWithImages } from '../core/image.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from '../core/types.js';
 import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
 import { sessionStats } from './stats.js';
@@ -98,7 +99,7 @@ function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolea
   if (entry.type === 'branch_summary') return [heading(store, '##', 'Branch summary', entry, summarized), branchSummaryQuote(entry)];
   const m = entry.message;
   if (m.role === 'user') {
-    const text = m.content.map((c) => c.text).join('');
+    const text = textWithImages(m.content);
     return [heading(store, '##', 'User', entry, summarized), text.trim() === '' ? '_(empty message)_' : safeText(text)];
   }
   if (m.role === 'toolResult') {
@@ -165,7 +166,7 @@ function toolCallBlock(c: ToolCall): string[] {
 }
 
 function resultBlock(m: ToolResultMessage): string[] {
-  const text = m.content.map((c) => c.text).join('');
+  const text = textWithImages(m.content);
   return text === '' ? ['_(no output)_'] : fencedExcerpt(text, '');
 }
 

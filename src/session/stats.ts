@@ -1,7 +1,7 @@
 // Session statistics, computed from entries (pure): tokens, cost, turns, tool calls and
 // failures, compactions and wall time, for the whole session, the active path and the last run.
 import type { LastRun, SessionStats, Stats } from '../core/events.js';
-import { emptyUsage } from '../core/types.js';
+import { emptyUsage, textOf } from '../core/types.js';
 import { type RunEntry, type SessionEntry, type SessionSnapshot } from './entries.js';
 import type { SessionStore } from './store.js';
 
@@ -66,7 +66,7 @@ export function snapshotOf(store: SessionStore, stats: SessionStats = sessionSta
   let first: string | null = null;
   for (const e of store.entries()) {
     if (e.type === 'message' && e.message.role === 'user') {
-      first = e.message.content.map((c) => c.text).join('').slice(0, 200);
+      first = textOf(e.message.content).slice(0, 200);
       break;
     }
   }

@@ -1,5 +1,6 @@
 // Token accounting without a tokenizer: a conservative estimate, calibrated by the provider's
 // reported usage whenever there is one. Pure and fast (one pass over the text).
+import { estimateImageTokens } from '../core/image.js';
 import type { Message, ToolSpec } from '../core/types.js';
 import type { ContentEntry, SessionEntry } from './entries.js';
 
@@ -98,6 +99,7 @@ export function estimateMessageTokens(m: Message): number {
   for (const c of m.content) {
     if (c.type === 'text') tokens += estimateTextTokens(c.text);
     else if (c.type === 'thinking') tokens += estimateTextTokens(c.thinking);
+    else if (c.type === 'image') tokens += estimateImageTokens(c); // a fixed cost by its size in pixels, not its base64 text
     else tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
   }
   if (m.role === 'toolResult') tokens += estimateTextTokens(m.toolName);

@@ -29,7 +29,7 @@ export interface BeforeToolCallResult {
 
 /** A result as `afterToolCall` sees and returns it. */
 export interface HookResult {
-  content: Array<{ type: 'text'; text: string }>;
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>;
   isError: boolean;
   details?: Record<string, unknown>;
 }
@@ -113,7 +113,7 @@ function isResult(v: unknown): v is HookResult {
     isPlainObject(v) &&
     typeof v.isError === 'boolean' &&
     Array.isArray(v.content) &&
-    v.content.every((c) => isPlainObject(c) && c.type === 'text' && typeof c.text === 'string') &&
+    v.content.every((c) => isPlainObject(c) && ((c.type === 'text' && typeof c.text === 'string') || (c.type === 'image' && typeof c.data === 'string' && typeof c.mimeType === 'string'))) &&
     (v.details === undefined || isPlainObject(v.details))
   );
 }

@@ -12,7 +12,9 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
+import { sniffImage } from '../core/image.js';
 import { clientRead } from './file-io.js';
+import { readImageFile } from './read-image.js';
 import { diskSource, memorySource, type ByteSource } from './read-file-source.js';
 import { readAt, type Encoding, type Line, type TextFile } from './read-file-tail.js';
 import { ToolError, type ToolDefinition, type ToolOutput } from './tool.js';
@@ -58,7 +60,7 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
     description:
       'Read a text file by lines (offset/limit; a negative offset counts from the end) or by bytes (byteOffset/byteLength). ' +
       `At most ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)}; when more remains, a last line gives the exact arguments of the next call. ` +
-      'Binary files are refused.',
+      'PNG, JPEG, GIF and WebP files are returned as images; other binary files are refused.',
     parameters: params(limits),
     risk: 'read',
     selfTruncating: true,
@@ -82,6 +84,8 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
         // The boundary and the disk's kind of file are checked first; the buffer's text is the client's.
         const onDisk = await stat(real).catch(() => undefined);
         if (onDisk && !onDisk.isFile()) throw new ToolError(`${shown} is not a regular file (${onDisk.isDirectory() ? 'a directory' : 'a special file'})`);
+        const image = onDisk && imageOnDisk(real); // an editor's buffers hold text: an image is read from the disk
+        if (onDisk && image) return readImageFile(real, shown, onDisk.size, image, ctx);
         const bytes = Buffer.from(await clientRead(ctx.files, real, shown), 'utf8');
         const text = describeText(shown, bytes.length, bytes.subarray(0, SNIFF));
         const out = typeof text === 'string' ? { content: text, details: { path: shown, sizeBytes: bytes.length } } : read({ ...text, src: memorySource(bytes, text.bom) });
@@ -94,6 +98,8 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
         if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (${stat.isDirectory() ? 'a directory' : 'a special file'})`);
         const head = Buffer.alloc(Math.min(SNIFF, stat.size));
         readAt(fd, head, 0);
+        const image = sniffImage(head);
+        if (image) return readImageFile(real, shown, stat.size, image, ctx);
         const text = describeText(shown, stat.size, head);
         if (typeof text === 'string') return { content: text, details: { path: shown, sizeBytes: stat.size } };
         return read({ ...text, src: diskSource({ ...text, fd }) });
@@ -102,6 +108,16 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
       }
     },
   };
+}
+
+function imageOnDisk(real: string) {
+  const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const head = Buffer.alloc(16);
+    return sniffImage(head.subarray(0, readAt(fd, head, 0)));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A text of `size` bytes starting with `head`: its encoding, or the result for an empty one; a binary one is refused. */

@@ -59,6 +59,8 @@ export interface RegistryOptions {
    * rule covers); given to each call as ToolContext.hidden. Absent: nothing is hidden.
    */
   hiddenPaths?: (tool: string) => ((path: string) => boolean) | undefined;
+  /** Whether the model takes images now (it may change with the model): given to each call as ToolContext.images. */
+  images?: () => boolean;
 }
 
 /** The context of one execution: the workspace, the abort signal and, in a run, its event sink. */
@@ -166,6 +168,7 @@ export class ToolRegistry {
       signal: ctx.signal,
       toolCallId: call.id,
       ...(this.options.files ? { files: this.options.files } : {}),
+      ...(this.options.images ? { images: this.options.images() } : {}),
     };
     const hidden = this.options.hiddenPaths?.(tool.name);
     if (hidden) toolCtx.hidden = hidden;
@@ -276,7 +279,9 @@ export class ToolRegistry {
   }
 
   private finish(output: ToolOutput, tool: ToolDefinition): ToolResult {
-    const text = typeof output.content === 'string' ? output.content : output.content.map((c) => c.text).join('\n');
+    // Only text is truncated: images (read_file, MCP tools) come after it as they are.
+    const images = typeof output.content === 'string' ? [] : output.content.filter((c) => c.type === 'image');
+    const text = typeof output.content === 'string' ? output.content : output.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
     // A self-truncating tool has already cut its output and added its own continuation hint;
     // the registry only enforces a looser ceiling on it, so that hint is never cut off.
     const limits = tool.selfTruncating ? { maxLines: this.limits.maxLines * 2, maxBytes: this.limits.maxBytes * 2 } : this.limits;
@@ -287,7 +292,7 @@ export class ToolRegistry {
     }
     const notice = `\n\n[Output truncated: showing ${t.shownLines} of ${t.totalLines} lines, ${formatBytes(Buffer.byteLength(t.text))} of ${formatBytes(t.totalBytes)}.]`;
     return {
-      content: [{ type: 'text', text: t.text + notice }],
+      content: [{ type: 'text', text: t.text + notice }, ...images],
       isError: output.isError ?? false,
       details: { ...output.details, truncated: true, totalLines: t.totalLines, totalBytes: t.totalBytes },
     };

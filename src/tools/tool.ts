@@ -1,5 +1,5 @@
 // What a tool is. Tools run only through the ToolRegistry.
-import type { TextContent } from '../core/types.js';
+import type { ImageContent, TextContent } from '../core/types.js';
 
 /** What running a tool may do: read only, change files, or run arbitrary commands. */
 export type ToolRisk = 'read' | 'write' | 'execute';
@@ -25,6 +25,11 @@ export interface ToolContext {
    * A folder it covers is left out with everything in it.
    */
   hidden?: (path: string) => boolean;
+  /**
+   * Whether the model takes images: false, read_file answers an image file with a text note
+   * saying what it is instead of the image. Absent: images are returned.
+   */
+  images?: boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export interface FileAccess {
 }
 
 export interface ToolOutput {
-  content: string | TextContent[];
+  content: string | (TextContent | ImageContent)[];
   isError?: boolean;
   details?: Record<string, unknown>;
 }
@@ -91,7 +96,7 @@ export function readOnlyRefusal(tool: Pick<ToolDefinition, 'risk' | 'riskBasis'>
 
 /** What a tool call turns into, always: success or an error the model can read. */
 export interface ToolResult {
-  content: TextContent[];
+  content: (TextContent | ImageContent)[];
   isError: boolean;
   details?: Record<string, unknown>;
 }

@@ -153,7 +153,7 @@ export function essence(events: AgentEvent[]) {
   for (const e of events) {
     if (e.type === 'text_delta') text[e.turn] = (text[e.turn] ?? '') + e.delta;
     else if (e.type === 'tool_start') out.push({ tool: e.name, id: e.toolCallId, args: e.arguments });
-    else if (e.type === 'tool_end') out.push({ result: e.result.content.map((c) => c.text).join(''), isError: e.result.isError });
+    else if (e.type === 'tool_end') out.push({ result: e.result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), isError: e.result.isError });
     else if (e.type === 'message_end') out.push({ stop: e.message.stopReason, usage: e.message.usage, text: text[e.turn] ?? '' });
     else if (e.type === 'run_settled') out.push({ settled: e.stopReason, turns: e.turns, usage: e.usage, error: e.error?.kind ?? null });
     else if (e.type !== 'toolcall_start' && e.type !== 'run_start') out.push({ type: e.type });
