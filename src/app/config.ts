@@ -6,18 +6,16 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_LOOP_GUARD, type LoopGuardSettings } from '../agent/loop-guard.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
 import { isPlainObject, UsageError } from '../core/types.js';
-import { parseRule, type PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
+import { parseRule, type PermissionPolicy } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox.js';
 import { checkConfig } from './config-check.js';
 import { costSettings } from './config-cost.js';
 import { extensionSettings } from './config-extensions.js';
-import type { McpServerSpec } from '../extensions/mcp-config.js';
-import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS, type Pricing, type ProviderPreset } from '../model/models.js';
+import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS } from '../model/models.js';
 import { DEFAULT_CACHE_RETENTION, type CacheRetention } from '../model/cache.js';
-import type { ThinkingLevel } from '../model/thinking.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
-import { projectConfigFile, trustState, type TrustState } from '../extensions/trust.js';
+import { projectConfigFile, trustState } from '../extensions/trust.js';
 import { thinkingLevel } from './thinking-config.js';
 import { ignoredKeys, narrowProjectConfig, trustHint, untrustedWarning, type ProjectKeyDecision } from './project-config.js';
 
@@ -28,154 +26,8 @@ export class UnknownProviderError extends UsageError {
   }
 }
 
-export interface ModelOverride {
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  pricing?: Partial<Pricing>;
-  /** The model takes images (the table's word, or false for a model it does not know). */
-  images?: boolean;
-}
-
-/** The shape of config.json files (all optional). */
-export interface ConfigFile {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  maxTurns?: number;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  models?: Record<string, ModelOverride>;
-  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
-  bash?: { timeoutSeconds?: number; maxTimeoutSeconds?: number; envAllowlist?: string[]; parallel?: boolean; sandbox?: SandboxMode; network?: boolean };
-  /** Rules `TOOL` or `TOOL(PATTERN)`; the lists of every config file add up (a project cannot drop a user's deny rule). */
-  permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
-  /** ES modules with tool hooks; relative paths start at the folder of the config file. Project hooks need a trusted workspace. */
-  hooks?: string[];
-  /** Folders outside the workspace that file tools may use (relative: to the workspace). */
-  allowPaths?: string[];
-  /** The tools that are on (default: all built-in tools). */
-  tools?: string[];
-  loopGuard?: { warnAfter?: number; stopAfter?: number };
-  /** MCP servers, in the block other agents use: NAME → {command, args, env} or {url, headers}. */
-  mcpServers?: Record<string, unknown>;
-  /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
-  contextFiles?: { enabled?: boolean; maxBytes?: number };
-  /** Prompt caching: how long the provider keeps the cached prefix ("none", "5m", "1h"). */
-  cache?: { retention?: CacheRetention };
-  /** The most a run may spend, in US dollars (--max-cost). */
-  budget?: { maxCostUsd?: number };
-  /** How much the model reasons: off (default), low, medium, high (model/thinking.ts). */
-  thinking?: ThinkingLevel;
-}
-
-/** A hook module to load, and whose config listed it. */
-export interface HookSpec {
-  path: string;
-  /** `project` hooks run only in a trusted workspace. */
-  scope: 'user' | 'project';
-  source: string;
-}
-
-export interface EffectiveConfig {
-  provider: string;
-  preset: ProviderPreset;
-  model: string;
-  baseUrl: string;
-  apiKey: string | undefined;
-  /** The env var that holds the key for this provider, if any. */
-  apiKeyEnv: string | undefined;
-  maxTurns: number;
-  timeoutMs: number;
-  idleTimeoutMs: number;
-  retry: RetryPolicy;
-  contextWindow: number;
-  maxOutputTokens: number;
-  /** Undefined: unknown (config-cost.ts), shown as "cost unknown". budget: the most a run may spend (US$), with a known price only. */
-  pricing: Pricing | undefined;
-  budget: { maxCostUsd: number | undefined };
-  /** The model takes images (read_file returns them, prompts attach them); false: each one becomes a text note. */
-  images: boolean;
-  /** Automatic compaction: on or off (every path, overflow included), and its thresholds in tokens. */
-  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
-  /** sandbox: the OS sandbox for commands (tools/sandbox.ts); network: sandboxed commands reach the network. */
-  bash: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: string[]; parallel: boolean; sandbox: SandboxMode; network: boolean };
-  /** The rules of every config file, each with its source. */
-  permissions: PermissionPolicy;
-  /** --yes: every call the policy would ask about is approved (deny rules still hold). */
-  approveAll: boolean;
-  /** --approve RULE: calls the policy would ask about that these rules cover are approved. */
-  approvals: PermissionRule[];
-  hooks: HookSpec[];
-  /** Absolute folders outside the workspace that file tools may use (config and --allow-path). */
-  allowPaths: string[];
-  /** The tools that are on, or null for all. */
-  tools: string[] | null;
-  loopGuard: LoopGuardSettings;
-  /** MCP servers of every config layer, each with its scope (a project's start only in a trusted workspace). */
-  mcpServers: McpServerSpec[];
-  contextFiles: { enabled: boolean; maxBytes: number };
-  /** Prompt caching: Anthropic cache breakpoints with this time to live (none: no breakpoints), OpenAI's prompt_cache_key. */
-  cache: { retention: CacheRetention };
-  thinking: ThinkingLevel;
-}
-
-export interface Resolved {
-  config: EffectiveConfig;
-  /** Dotted key → where its value came from. */
-  sources: Record<string, string>;
-  /** Problems worth a warning that do not stop the run (e.g. a config file with a key readable by others). */
-  warnings?: string[];
-  /** Whether the workspace is trusted (its project config may widen what the user allowed). Set by loadConfig. */
-  trust?: TrustState;
-  /** Each key of the project config: applied or ignored, and why. Set by loadConfig when there is one. */
-  projectKeys?: ProjectKeyDecision[];
-}
-
-/** Values given as command-line flags (or SDK options): the top of the precedence order. */
-export interface ConfigFlags {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  maxTurns?: number;
-  /** false: --no-compact. */
-  compact?: boolean;
-  /** --context-window N: the model's window for this run. */
-  contextWindow?: number;
-  /** --thinking LEVEL. */
-  thinking?: ThinkingLevel;
-  /** --allow-path DIR (repeatable). */
-  allowPaths?: string[];
-  /** --yes. */
-  yes?: boolean;
-  /** --approve RULE (repeatable). */
-  approve?: string[];
-  /** --tools LIST. */
-  tools?: string[];
-  /** --bash-timeout SECONDS. */
-  bashTimeout?: number;
-  /** --mcp-config FILE (repeatable). */
-  mcpConfig?: string[];
-  /** MCP servers given in code (SDK option mcpServers). */
-  mcpServers?: Record<string, unknown>;
-  /** false: --no-context-files. */
-  contextFiles?: boolean;
-  /** --trust-workspace: trust the workspace's own config (widening keys, hooks, MCP servers) for this run. */
-  trustWorkspace?: boolean;
-  /** --max-cost USD. */
-  maxCost?: number;
-}
-
-export interface ConfigInputs {
-  flags: ConfigFlags;
-  env: NodeJS.ProcessEnv;
-  /** The workspace (relative allowPaths start there); default: the current directory. */
-  cwd?: string;
-  project?: { file: string; data: ConfigFile };
-  user?: { file: string; data: ConfigFile };
-}
+export type { ConfigFile, ConfigFlags, ConfigInputs, EffectiveConfig, HookSpec, ModelOverride, Resolved } from './config-types.js';
+import type { ConfigFile, ConfigInputs, EffectiveConfig, ModelOverride, Resolved } from './config-types.js';
 
 type Layer = { source: string; data: Record<string, unknown> };
 
