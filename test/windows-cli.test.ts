@@ -64,7 +64,7 @@ describe('an 8k server that states its limit in a 400 error', () => {
     }
     expect(fake.rejected).toEqual([]);
     // The third prompt takes the request over 8,192 tokens by the server's count; mini-agent assumed 128k.
-    const third = await runCli([...flags, words('question 2', 8000)], { cwd, home, env: ENV });
+    const third = await runCli([...flags, words('question 2', 12000)], { cwd, home, env: ENV });
     expect(third.code, third.stderr).toBe(0);
     expect(third.stdout).toContain('done');
     expect(fake.rejected).toHaveLength(1);
@@ -83,7 +83,7 @@ describe('an 8k server that states its limit in a 400 error', () => {
     expect(JSON.parse(shown.stdout).contextWindow).toEqual({ value: 8192, source: 'learned from an overflow error' });
 
     // A resume uses the learned window from its start: the next prompt compacts before the request, and nothing is rejected again.
-    const fourth = await runCli([...flags, words('question 3', 12000)], { cwd, home, env: ENV });
+    const fourth = await runCli([...flags, words('question 3', 16000)], { cwd, home, env: ENV });
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(fake.rejected).toHaveLength(1);
     const again = SessionStore.open(file);

@@ -33,7 +33,7 @@ const ERROR_KINDS = Object.keys({
 const STOP_REASONS: readonly StopReason[] = ['stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted'];
 const TURN_KEYS = new Set(['text', 'thinking', 'toolCalls', 'error', 'stopReason', 'refusal', 'usage', 'delayMs']);
 const REFUSAL_KEYS = new Set(['reason', 'category', 'explanation']);
-const USAGE_KEYS = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cost']);
+const USAGE_KEYS = new Set(['input', 'output', 'cacheRead', 'cacheWrite', 'cost', 'costUnknown']);
 
 /** Parses and checks a script. Throws UsageError naming `label` and the offending field. */
 export function parseScript(text: string, label: string): Script {
@@ -94,7 +94,9 @@ function checkTurn(turn: unknown, at: string, fail: (where: string, what: string
     if (!isPlainObject(t.usage)) fail(`${at}.usage`, 'must be an object');
     for (const [k, v] of Object.entries(t.usage as object)) {
       if (!USAGE_KEYS.has(k)) fail(`${at}.usage.${k}`, `is not a known field (known: ${[...USAGE_KEYS].join(', ')})`);
-      if (typeof v !== 'number' || v < 0) fail(`${at}.usage.${k}`, 'must be a number >= 0');
+      if (k === 'costUnknown') {
+        if (v !== true) fail(`${at}.usage.costUnknown`, 'must be true when present (the price was unknown)');
+      } else if (typeof v !== 'number' || v < 0) fail(`${at}.usage.${k}`, 'must be a number >= 0');
     }
   }
 }
