@@ -191,3 +191,38 @@ describe('asking the server for an unknown model\'s window, once per session, wh
     expect(server.requests.slice(before).every(isChat)).toBe(true);
   });
 });
+
+describe('a vLLM server whose 8k window cannot hold the default output cap', () => {
+  it('learns the window from the error, lowers max_tokens to what the window leaves, and the run succeeds without compacting', async () => {
+    // vLLM counts the messages and max_tokens together: "... you requested N tokens (M in the messages, K in the completion)".
+    const requests: { messages: number; maxTokens: number }[] = [];
+    const handler = (req: RecordedRequest): Reply => {
+      if (!isChat(req)) return notFound;
+      const messages = tokensOf(req);
+      const maxTokens = Number(req.body.max_tokens);
+      requests.push({ messages, maxTokens });
+      if (messages + maxTokens > 8192) {
+        return {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ object: 'error', message: `This model's maximum context length is 8192 tokens. However, you requested ${messages + maxTokens} tokens (${messages} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 }),
+        };
+      }
+      return answer('done', messages);
+    };
+    const server = await serve(handler);
+    const cwd = tempDir();
+    const file = join(cwd, 's.jsonl');
+    const r = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-vllm', '--session', file, 'hello'], { cwd, env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('done');
+    expect(requests).toHaveLength(2);
+    expect(requests[0].maxTokens).toBe(8192); // the default cap of a model the table does not know
+    expect(requests[1].maxTokens).toBeLessThan(8192 - requests[1].messages);
+    expect(requests[1].maxTokens).toBeGreaterThanOrEqual(1024);
+    const store = SessionStore.open(file);
+    expect(store.entries().filter((e) => e.type === 'compaction')).toHaveLength(0);
+    expect(store.entries().filter((e) => e.type === 'model_window')).toEqual([expect.objectContaining({ contextWindow: 8192, source: 'error' })]);
+    store.close();
+  });
+});

@@ -23,7 +23,7 @@ export interface CompactionStepContext {
    * again keeping half as much each time (`overflowKeep`: the part kept by the last one), at most
    * MAX_OVERFLOW_COMPACTIONS times.
    */
-  state: { thresholdFailed: boolean; overflowRetried: boolean; overflowKeep?: number; overflowCompactions?: number };
+  state: { thresholdFailed: boolean; overflowRetried: boolean; overflowKeep?: number; overflowCompactions?: number; outputRetried?: boolean };
 }
 
 /** An overflow compacts and retries the turn at most this many times per run. */
@@ -57,7 +57,15 @@ export async function compactAfterOverflow(ctx: CompactionStepContext, error: Mo
   if (!c?.enabled) {
     return { ...error, message: `${error.message} (compaction is off: --no-compact or compaction.enabled: false, so mini-agent did not compact and retry)` };
   }
+  const before = c.settings.contextWindow;
   const config = learnWindow(ctx, c, error);
+  // The messages fit the window the provider stated just now; the output the request reserved did
+  // not. The next request's output cap follows the learned window (agent/output-cap.ts): retry once
+  // as it is, before compacting anything.
+  if (config.settings.contextWindow < before && outputHint(error) !== '' && !ctx.state.outputRetried) {
+    ctx.state.outputRetried = true;
+    return 'retry';
+  }
   const count = (ctx.state.overflowCompactions ?? 0) + 1;
   if (count > MAX_OVERFLOW_COMPACTIONS) {
     return { ...error, message: `${error.message} (mini-agent compacted the conversation ${MAX_OVERFLOW_COMPACTIONS} times in this run, keeping less each time; it still does not fit${outputHint(error)})` };

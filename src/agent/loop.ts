@@ -24,6 +24,7 @@ import { answerInterruptedCalls } from '../session/repair.js';
 import { errorResult, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 import { budgetStop, type BudgetPolicy } from './budget.js';
+import { outputCap } from './output-cap.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox } from './inbox.js';
@@ -176,7 +177,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
     if (!inToolLoop) thinking = opts.thinking?.();
     const response = await streamWithRetry(
       opts,
-      { messages, tools: tools.specs(), systemPrompt, thinking, signal, cacheKey: store.id },
+      { messages, tools: tools.specs(), systemPrompt, thinking, signal, cacheKey: store.id, maxOutputTokens: outputCap(step.compaction?.settings.contextWindow, messages, { systemPrompt, tools: tools.specs() }) },
       turn,
     );
     if (response.error?.kind === 'context_overflow' && !signal.aborted) {

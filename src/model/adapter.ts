@@ -15,6 +15,8 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Groups the requests of one conversation for the provider's prompt cache: the session id (OpenAI's prompt_cache_key). */
   cacheKey?: string;
+  /** A cap on this response's output, below the adapter's own when the window leaves less room (agent/output-cap.ts). */
+  maxOutputTokens?: number;
 }
 
 export type ModelStreamEvent =

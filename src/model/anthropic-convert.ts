@@ -73,11 +73,11 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
  * results whose tool_use is not in the preceding assistant message are dropped.
  */
 export function toAnthropicRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'thinking'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'thinking' | 'maxOutputTokens'>,
   cfg: Pick<AdapterConfig, 'model' | 'maxOutputTokens' | 'cacheRetention' | 'images'>,
 ): AnthropicRequestBody {
   // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
-  const { max_tokens, ...thinking } = anthropicThinking(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.maxOutputTokens);
+  const { max_tokens, ...thinking } = anthropicThinking(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, Math.min(cfg.maxOutputTokens, request.maxOutputTokens ?? Infinity));
   const body: AnthropicRequestBody = {
     model: cfg.model,
     max_tokens,

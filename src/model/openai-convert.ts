@@ -21,11 +21,13 @@ export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(
-  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey' | 'thinking'>,
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'systemPrompt' | 'cacheKey' | 'thinking' | 'maxOutputTokens'>,
   cfg: Pick<AdapterConfig, 'provider' | 'model' | 'maxOutputTokens' | 'cacheRetention' | 'images'>,
 ): ChatCompletionCreateParamsStreaming {
   // The thinking level (ModelRequest.thinking) by the model table's reasoning control (model/thinking.ts).
   const effort = openaiReasoningEffort(request.thinking ?? 'off', modelInfo(cfg.model).reasoning, cfg.model);
+  // The request's own cap (what a small window leaves after the input) when it is the lower one.
+  const maxOutput = Math.min(cfg.maxOutputTokens, request.maxOutputTokens ?? Infinity);
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemPrompt !== '') messages.push({ role: 'system', content: request.systemPrompt });
   messages.push(...toOpenAIMessages(request.messages, { images: cfg.images !== false }));
@@ -41,7 +43,7 @@ export function toOpenAIRequest(
     stream_options: { include_usage: true },
     // OpenAI itself wants max_completion_tokens (max_tokens is rejected by its reasoning models);
     // most compatible servers only know max_tokens.
-    ...(cfg.provider === 'openai' ? { max_completion_tokens: cfg.maxOutputTokens } : { max_tokens: cfg.maxOutputTokens }),
+    ...(cfg.provider === 'openai' ? { max_completion_tokens: maxOutput } : { max_tokens: maxOutput }),
     // Requests with the same key are routed to the same cache (the session id); only where the server takes the field.
     ...(request.cacheKey && cfg.cacheRetention && cfg.cacheRetention !== 'none' && takesPromptCacheKey(cfg.provider) ? { prompt_cache_key: request.cacheKey } : {}),
     ...(effort !== undefined ? { reasoning_effort: effort } : {}),

@@ -7,6 +7,7 @@ import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { afterConnectionRelease } from './connection-reuse.js';
 import { createHttpTransport, type HttpTransport } from './http-transport.js';
+import { withNestedErrorBody } from './error-body.js';
 import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
 import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
@@ -62,7 +63,7 @@ class OpenAIAdapter implements ModelAdapter {
         timeout: cfg.timeoutMs,
         // OPENAI_ORG_ID / OPENAI_PROJECT_ID belong to OpenAI; other servers must not get them.
         ...(cfg.provider === 'openai' ? {} : { organization: null, project: null }),
-        fetch: deps.fetch ?? this.transport!.fetch,
+        fetch: withNestedErrorBody(deps.fetch ?? this.transport!.fetch),
       });
     })();
     this.client = client;
