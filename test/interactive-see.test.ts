@@ -19,6 +19,7 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
       ctx,
       [
         { toolCalls: [{ name: 'edit_file', arguments: { path: 'app.js', edits: [{ oldText: '    sum += item.price;', newText: '    sum += item.cost;\n    count++;' }] } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'config.txt', content: 'mode = fast\nlevel = 1\nname = demo\n' } }] },
         { toolCalls: [{ name: 'bash', arguments: { command: 'cat notes.md' } }] },
         { text: 'Done.' },
       ],
@@ -27,6 +28,7 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     );
     writeFileSync(join(cwd, 'app.js'), SOURCE);
     writeFileSync(join(cwd, 'notes.md'), NOTES);
+    writeFileSync(join(cwd, 'config.txt'), 'mode = slow\nlevel = 1\nname = demo\n');
     await t.waitFor(READY);
     t.type('change it');
     t.keys('Enter');
@@ -37,6 +39,8 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     expect(done).toMatch(/│ \+\s*4│ {4}sum \+= item\.cost;/);
     expect(done).toMatch(/│ \+\s*5│ {4}count\+\+;/);
     expect(done).toMatch(/│ {2}\s*3│ {2}for \(const item of items\) \{/);
+    // write_file over a file shows its diff too.
+    expect(done).toMatch(/✓ write_file config\.txt.*\n {2}│ Overwrote config\.txt[^\n]*\n {2}│ @@ -1,3 \+1,3 @@\n {2}│ -1│mode = slow\n {2}│ \+1│mode = fast\n {2}│  2│level = 1\n/);
     // Colours: the removed line red, the added green, the changed word reversed in each.
     const raw = t.tmux(['capture-pane', '-p', '-e', '-S', '-200', '-t', t.name]);
     // (tmux re-encodes the attributes it draws: reverse video shows as SGR 7 on the line's colour.)
@@ -58,8 +62,9 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     // /diff: the session's changes, a plain unified diff per file.
     t.type('/diff');
     t.keys('Enter');
-    const diff = await t.waitFor(/1 file changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ -1,7 \+1,8 @@\n[\s\S]*-    sum \+= item\.price;\n\+    sum \+= item\.cost;\n\+    count\+\+;/, { history: true });
+    const diff = await t.waitFor(/2 files changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ -1,7 \+1,8 @@\n[\s\S]*-    sum \+= item\.price;\n\+    sum \+= item\.cost;\n\+    count\+\+;/, { history: true });
     expect(diff).toContain('\n   return sum;\n');
+    expect(diff).toMatch(/--- a\/config\.txt\n\+\+\+ b\/config\.txt\n@@ -1,3 \+1,3 @@\n-mode = slow\n\+mode = fast\n level = 1\n/);
   });
 
   it('bash streams its output while it runs, with the elapsed time, and ends with the tail and the error lines', async (ctx) => {

@@ -1,8 +1,8 @@
 // /diff: what the agent changed in this session, file by file, pure. Built from the tool results
 // on the session's path (the messages the model sees): each edit_file result carries its hunks
 // (tools/diff.ts), written here as a plain unified diff (`--- a/PATH`, `+++ b/PATH`, the hunks
-// with their line numbers dropped), in the order the edits were made; write_file keeps no old
-// text, so a write is named with its size. Failed calls changed nothing and are left out.
+// with their line numbers dropped), in the order the edits were made; write_file over a file
+// carries its diff in details.diff, and a new file is named with its size. Failed calls changed nothing and are left out.
 import type { Message } from '../core/types.js';
 import { textWithImages } from '../core/image.js';
 import { clean, type Paint } from './view.js';
@@ -26,9 +26,11 @@ export function sessionChanges(messages: readonly Message[]): FileChanges[] {
       const text = bodyLines(textWithImages(m.content));
       const at = text.findIndex((l) => l.startsWith('@@ '));
       if (at >= 0) of(path).lines.push(...text.slice(at).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
+    } else if (m.toolName === 'write_file' && typeof m.details.diff === 'string') {
+      of(path).lines.push(...bodyLines(m.details.diff).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
     } else if (m.toolName === 'write_file') {
       const bytes = typeof m.details.bytes === 'number' ? `, ${m.details.bytes} bytes` : '';
-      of(path).lines.push(`# ${m.details.created ? 'created' : 'overwritten'} with write_file${bytes} (its earlier text is not kept)`);
+      of(path).lines.push(m.details.created ? `# created with write_file${bytes}` : `# overwritten with write_file${bytes} (its earlier text was not kept)`);
     }
   }
   return [...files.values()];

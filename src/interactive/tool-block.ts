@@ -1,5 +1,5 @@
 // A finished tool call as the scrollback shows it, pure: its first line (view.ts), then a body.
-// Collapsed (a preview): edit_file's diff (up to DIFF_PREVIEW_LINES lines), bash's last lines
+// Collapsed (a preview): edit_file's diff (or write_file's, over an existing file) (up to DIFF_PREVIEW_LINES lines), bash's last lines
 // (the end of the output, where errors are, plus error lines from the part not shown), any
 // other tool's first lines; each with the real count of lines left out. Expanded: every line.
 // Lines keep their indentation and blank lines; a long line is cut at the width, never wrapped.
@@ -29,7 +29,9 @@ const DIFF_ROW = /^([ +-])(\s*\d+)│(.*)$/;
 
 /** The lines of a finished tool call: the first line and the body, collapsed or in full. */
 export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: number, p: Paint, mode: BlockMode = 'preview'): string[] {
-  const text = bodyLines(clean(textWithImages(e.result.content)));
+  // write_file over a file carries its diff in details (the model is sent one line).
+  const written = e.name === 'write_file' && typeof e.result.details?.diff === 'string' ? `\n${e.result.details.diff}` : '';
+  const text = bodyLines(clean(textWithImages(e.result.content) + written));
   const room = Math.max(10, width - stringWidth(BAR));
   const tone = e.result.isError ? p.red : p.dim;
   const plain = (l: string) => tone(BAR + fit(l, room));
@@ -39,7 +41,7 @@ export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: numb
   };
   const head = toolHeaderLine(e, args, width, p);
   const diffAt = text.findIndex((l) => l.startsWith('@@ '));
-  if (e.name === 'edit_file' && !e.result.isError && diffAt >= 0) {
+  if ((e.name === 'edit_file' || written) && !e.result.isError && diffAt >= 0) {
     const summary = text.slice(0, diffAt).filter((l) => l.trim() !== '');
     const diff = diffLines(text.slice(diffAt), room, p);
     const limit = mode === 'full' ? diff.length : DIFF_PREVIEW_LINES;
@@ -111,7 +113,9 @@ function changedRow(row: RegExpExecArray, pieces: Piece[] | undefined, width: nu
 
 /** Text cut to `width` cells with "…", spaces and indentation kept. */
 export function fit(text: string, width: number): string {
-  return cutPieces([{ text, changed: false }], width)[0]?.text ?? '';
+  return cutPieces([{ text, changed: false }], width)
+    .map((x) => x.text)
+    .join('');
 }
 
 function cutPieces(pieces: Piece[], width: number): Piece[] {
