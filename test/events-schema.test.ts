@@ -135,6 +135,19 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
     })
   ).events;
 
+  // A tool that reports its output while it runs (as bash does): tool_update.
+  const talker: ToolDefinition = {
+    name: 'talk',
+    description: 'reports progress',
+    parameters: Type.Object({}),
+    risk: 'read',
+    async execute(_args, ctx) {
+      ctx.onOutput?.('step 1\n');
+      return { content: 'step 1\nstep 2' };
+    },
+  };
+  runs.streamed = (await scriptedRun({ cwd, tools: [talker], turns: [{ toolCalls: [{ name: 'talk', arguments: {} }] }, { text: 'talked' }] })).events;
+
   const midTool = new AbortController();
   const waiter: ToolDefinition = {
     name: 'wait',
@@ -251,6 +264,7 @@ describe('events of real runs', () => {
       retried: 'completed',
       abortStream: 'aborted',
       abortTool: 'aborted',
+      streamed: 'completed',
       maxTurns: 'max_turns',
       loopDetected: 'loop_detected',
       permissions: 'completed',

@@ -36,7 +36,9 @@ describe('write_file', () => {
     const res = await write(ws, { path: 'a.txt', content });
     expect(res.isError).toBe(false);
     expect(text(res)).toBe(`Overwrote a.txt (${Buffer.byteLength(content)} bytes; it had 1400).`);
-    expect(res.details).toEqual({ path: 'a.txt', bytes: Buffer.byteLength(content), created: false });
+    // The diff from the old text is for the front ends (details only; the model gets one line).
+    expect(res.details).toEqual({ path: 'a.txt', bytes: Buffer.byteLength(content), created: false, diff: expect.stringMatching(/^@@ -1,50 \+1,2 @@\n- 1│old and much/), linesAdded: 2, linesRemoved: 50 });
+    expect(res.details!.diff).toContain('+ 1│naïve ☃ 😀');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe(content);
     expect((await write(ws, { path: 'a.txt', content: '' })).isError).toBe(false);
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('');

@@ -132,6 +132,7 @@ export const AgentEventSchema = Type.Union(
       arguments: Type.UnknownRecord(),
       rawArguments: Type.Optional(Str),
     }, 'A tool starts (a call with unparseable arguments is answered with an error; rawArguments holds what the model sent).'),
+    ev('tool_update', { toolCallId: Str, name: Str, tail: Str }, "A running tool's latest output (bash: the last lines so far), at most a few times a second (additive in 3)."),
     ev('tool_end', {
       turn: Int,
       toolCallId: Str,

@@ -40,7 +40,8 @@ export interface SessionStats {
  * Additive in 3: `run_settled.cacheHitShare`; `usage.costUnknown`; `stopReason: "budget"` with
  * `run_settled.budget` (only with a budget the client set: --max-cost, budget.maxCostUsd); a
  * `context_overflow` error's `contextWindow` and `requestTokens` (what the provider stated);
- * `image` blocks ({type, data (base64), mimeType}) in `tool_end.result.content`.
+ * `image` blocks ({type, data (base64), mimeType}) in `tool_end.result.content`; `tool_update`
+ * (a running tool's latest output: bash's tail), which a client may ignore.
  */
 export const EVENT_SCHEMA_VERSION = 3;
 
@@ -98,6 +99,8 @@ export type EventBody =
       /** The arguments as the model sent them, when they could not be parsed (the call is answered with an error). */
       rawArguments?: string;
     }
+  /** A running tool's latest output (bash: the last lines so far), at most a few times a second; additive in 3. */
+  | { type: 'tool_update'; toolCallId: string; name: string; tail: string }
   | {
       type: 'tool_end';
       turn: number;

@@ -12,6 +12,7 @@ import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
+import { sessionDiffLines } from './session-diff.js';
 import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 
@@ -178,6 +179,12 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    names: ['diff'],
+    usage: '/diff',
+    help: 'what the agent changed in this session, file by file (a unified diff)',
+    run: (ctx) => ctx.print(sessionDiffLines(ctx.agent.messages(), ctx.width, ctx.paint)),
+  },
+  {
     names: ['reasoning'],
     usage: '/reasoning',
     help: "expand or collapse the model's reasoning in the conversation (Ctrl+O)",
@@ -293,7 +300,7 @@ export function helpLines(p: Paint): string[] {
     '  Up / Down        history',
     '  Esc              pull the last queued message back into the editor (/cancel drops one)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
-    "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",
+    "  Ctrl+O           expand or collapse the model's reasoning or a tool's output, whichever came last (printed again below)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',
     '  Ctrl+D           leave (on an empty line)',
   ];

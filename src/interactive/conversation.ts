@@ -17,7 +17,9 @@ import { MarkdownStream } from './markdown.js';
 import { ReasoningView, thinkingLines } from './reasoning.js';
 import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
-import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
+import { LastBlock } from './last-block.js';
+import { liveTailLines } from './tool-block.js';
+import { clean, cut, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
 
 export interface ConversationOptions {
@@ -43,7 +45,7 @@ export class Conversation {
   private doing = 'thinking';
   private retryNote: string | undefined;
   private stream: MarkdownStream | undefined;
-  private readonly tools = new Map<string, { name: string; args: Record<string, unknown>; started: number }>();
+  private readonly tools = new Map<string, { name: string; args: Record<string, unknown>; started: number; tail?: string }>();
   private queue: QueueItem[] = [];
   private question: ApprovalQuestion | undefined;
   private lastCtrlC = 0;
@@ -56,6 +58,7 @@ export class Conversation {
   private streamPrinted = false;
   /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
   private readonly reasoning: ReasoningView;
+  private readonly lastBlock: LastBlock; // what Ctrl+O acts on
 
   constructor(
     private readonly agent: Agent,
@@ -65,6 +68,7 @@ export class Conversation {
     this.p = paint(opts.color);
     this.now = opts.now ?? Date.now;
     this.reasoning = new ReasoningView(this.p);
+    this.lastBlock = new LastBlock(this.reasoning, this.p);
     agent.subscribe((e) => this.onEvent(e));
   }
 
@@ -111,7 +115,7 @@ export class Conversation {
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
       if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
-      if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
+      if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.lastBlock.toggle(this.screen.width));
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
     const result = this.editor.handleKey(key);
@@ -255,10 +259,13 @@ export class Conversation {
       case 'tool_end': {
         const t = this.tools.get(e.toolCallId);
         this.tools.delete(e.toolCallId);
-        this.screen.print(finishedToolLines(e, t?.args ?? {}, this.screen.width, this.p));
+        this.screen.print(this.lastBlock.tool(e, t?.args ?? {}, this.screen.width));
         this.afterTools = true;
         break;
       }
+      case 'tool_update':
+        if (this.tools.has(e.toolCallId)) this.tools.get(e.toolCallId)!.tail = e.tail;
+        break;
       case 'queue_update':
         this.queue = e.items;
         break;
@@ -287,7 +294,7 @@ export class Conversation {
 
   /** The reasoning so far goes to the scrollback (collapsed to a line unless expanded). */
   private endReasoning(): void {
-    this.screen.print(this.reasoning.end(this.screen.width));
+    this.screen.print(this.lastBlock.reasoningEnded(this.reasoning.end(this.screen.width)));
   }
 
   private printNow(lines: string[]): void {
@@ -364,7 +371,7 @@ export class Conversation {
     const live: string[] = [];
     live.push(...this.reasoning.live(width));
     if (this.stream) live.push(...this.stream.live());
-    for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
+    for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p), ...liveTailLines(t.tail ?? '', width, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
     const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');

@@ -1,7 +1,6 @@
 // What the interactive mode shows besides the answer, pure: one compact line per tool call (tool,
 // key argument, status, duration, a few lines of the result), the spinner, the queue, the status
 // line after a run, notices. Text from tools and models is sanitized: it never drives the terminal.
-import { textWithImages } from '../core/image.js';
 import stringWidth from 'string-width';
 import type { AgentEvent } from '../core/events.js';
 import type { QueueItem } from '../core/types.js';
@@ -65,17 +64,13 @@ export function runningToolLine(name: string, args: Record<string, unknown>, ela
   return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(keyArgument(args)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
 }
 
-/** A finished tool call: one line, then up to `preview` lines of its result (dim; red for an error). */
-export function finishedToolLines(e: Extract<AgentEvent, { type: 'tool_end' }>, args: Record<string, unknown>, width: number, p: Paint, preview = 3): string[] {
+/** A finished tool call's first line: mark, tool, key argument, duration (its body: tool-block.ts). */
+export function toolHeaderLine(e: Extract<AgentEvent, { type: 'tool_end' }>, args: Record<string, unknown>, width: number, p: Paint): string {
   const mark = e.result.isError ? p.red('✗') : p.green('✓');
   const name = e.result.isError ? p.red(e.name) : p.bold(e.name);
   const time = ` ${formatDuration(e.durationMs)}`;
   const room = Math.max(10, width - stringWidth(`✓ ${e.name} `) - stringWidth(time));
-  const lines = [`${mark} ${name} ${cut(clean(keyArgument(args)), room)}${p.dim(time)}`];
-  const body = clean(textWithImages(e.result.content)).split('\n').filter((l) => l.trim() !== '');
-  const shown = body.slice(0, preview).map((l) => (e.result.isError ? p.red : p.dim)(`  │ ${cut(l, width - 4)}`));
-  if (body.length > preview) shown.push(p.dim(`  │ … ${body.length - preview} more line${body.length - preview === 1 ? '' : 's'}`));
-  return [...lines, ...shown];
+  return `${mark} ${name} ${cut(clean(keyArgument(args)), room)}${p.dim(time)}`;
 }
 
 /** The spinner while the model works: what it is doing, how long, and a retry notice when there is one. */

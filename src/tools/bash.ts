@@ -13,6 +13,7 @@ import { SCRUB_SUMMARY, scrubEnv } from './env-scrub.js';
 import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
 import { cleanTail, type TailView } from './output-text.js';
+import { watchTail } from './live-tail.js';
 import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
 import { bwrapArgs, sandboxCause, sandboxNote, type Bind, type SandboxMode, type SandboxStatus } from './sandbox.js';
 import { ToolError, type ToolDefinition } from './tool.js';
@@ -192,6 +193,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
       const sandbox = sandboxFor(opts.sandbox, args);
       const { file, dirError } = createFile(ctx.toolCallId);
       const before = opts.trackGitChanges ? await gitSnapshot(ctx.cwd) : undefined;
+      const stopWatching = ctx.onOutput ? watchTail(file, ctx.onOutput) : undefined;
       try {
         let outcome: RunOutcome;
         try {
@@ -209,14 +211,17 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
             groups,
           });
         } catch (err) {
+          stopWatching?.();
           const why = existsSync(ctx.cwd) ? (err as Error).message : `the workspace folder ${ctx.cwd} does not exist`;
           throw new ToolError(`the command could not be started (${shell} in ${ctx.cwd}): ${why}`);
         }
+        stopWatching?.();
         const result = withSandbox(report(file, outcome, { limits, tailBytes, maxFileBytes, timeoutSeconds, asked, dirError }), sandbox);
         const after = before ? await gitSnapshot(ctx.cwd) : undefined;
         if (!before || !after) return result;
         return { ...result, details: { ...result.details, modifiedFiles: changedFiles(before, after) } };
       } finally {
+        stopWatching?.();
         file.finish(false, maxFileBytes); // a no-op once report() has finished it
         tidyPrivateDir();
       }

@@ -169,6 +169,7 @@ export class ToolRegistry {
       toolCallId: call.id,
       ...(this.options.files ? { files: this.options.files } : {}),
       ...(this.options.images ? { images: this.options.images() } : {}),
+      ...(ctx.emit ? { onOutput: (tail: string) => ctx.emit!({ type: 'tool_update', toolCallId: call.id, name: call.name, tail }) } : {}),
     };
     const hidden = this.options.hiddenPaths?.(tool.name);
     if (hidden) toolCtx.hidden = hidden;

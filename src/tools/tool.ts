@@ -30,6 +30,8 @@ export interface ToolContext {
    * saying what it is instead of the image. Absent: images are returned.
    */
   images?: boolean;
+  /** A long-running tool's latest output so far (bash: its last lines), for a live view; absent: nobody watches. */
+  onOutput?: (tail: string) => void;
 }
 
 /**

@@ -1,0 +1,51 @@
+// /diff: what the agent changed in this session, file by file, pure. Built from the tool results
+// on the session's path (the messages the model sees): each edit_file result carries its hunks
+// (tools/diff.ts), written here as a plain unified diff (`--- a/PATH`, `+++ b/PATH`, the hunks
+// with their line numbers dropped), in the order the edits were made; write_file over a file
+// carries its diff in details.diff, and a new file is named with its size. Failed calls changed nothing and are left out.
+import type { Message } from '../core/types.js';
+import { textWithImages } from '../core/image.js';
+import { clean, type Paint } from './view.js';
+import { bodyLines, fit } from './tool-block.js';
+
+interface FileChanges {
+  path: string;
+  lines: string[];
+}
+
+const ROW = /^([ +-])\s*\d+│(.*)$/;
+
+/** The changes, file by file, in the order each file was first changed. */
+export function sessionChanges(messages: readonly Message[]): FileChanges[] {
+  const files = new Map<string, FileChanges>();
+  const of = (path: string) => files.get(path) ?? files.set(path, { path, lines: [] }).get(path)!;
+  for (const m of messages) {
+    if (m.role !== 'toolResult' || m.isError || typeof m.details?.path !== 'string') continue;
+    const path = m.details.path;
+    if (m.toolName === 'edit_file') {
+      const text = bodyLines(textWithImages(m.content));
+      const at = text.findIndex((l) => l.startsWith('@@ '));
+      if (at >= 0) of(path).lines.push(...text.slice(at).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
+    } else if (m.toolName === 'write_file' && typeof m.details.diff === 'string') {
+      of(path).lines.push(...bodyLines(m.details.diff).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
+    } else if (m.toolName === 'write_file') {
+      const bytes = typeof m.details.bytes === 'number' ? `, ${m.details.bytes} bytes` : '';
+      of(path).lines.push(m.details.created ? `# created with write_file${bytes}` : `# overwritten with write_file${bytes} (its earlier text was not kept)`);
+    }
+  }
+  return [...files.values()];
+}
+
+/** /diff's lines: a header per file, then its diff; coloured when the paint is. */
+export function sessionDiffLines(messages: readonly Message[], width: number, p: Paint): string[] {
+  const files = sessionChanges(messages);
+  if (files.length === 0) return [p.dim('no files changed in this session yet (edit_file and write_file results on this branch)')];
+  const out: string[] = [p.dim(`${files.length} file${files.length === 1 ? '' : 's'} changed in this session:`)];
+  for (const f of files) {
+    out.push(p.bold(fit(clean(`--- a/${f.path}`), width)), p.bold(fit(clean(`+++ b/${f.path}`), width)));
+    for (const l of f.lines.map((x) => fit(clean(x), width))) {
+      out.push(l.startsWith('@@') ? p.cyan(l) : l.startsWith('-') ? p.red(l) : l.startsWith('+') ? p.green(l) : l.startsWith('#') ? p.dim(l) : l);
+    }
+  }
+  return out;
+}
