@@ -56,9 +56,9 @@ describe('the interactive mode in a terminal', () => {
     t.type('two');
     t.keys('Enter');
     await t.waitFor(/second answer[\s\S]*scripted\/script/);
-    t.type('/tree');
+    t.type('/tree print');
     t.keys('Enter');
-    const tree = await t.waitFor(/second answer[\s\S]*❯ \/tree[\s\S]*two/);
+    const tree = await t.waitFor(/second answer[\s\S]*❯ \/tree print[\s\S]*two/);
     const firstAnswer = /([0-9a-f]{8}) .*first answer/.exec(tree)?.[1];
     expect(firstAnswer, tree).toBeDefined();
     t.type(`/label ${firstAnswer} start`);
@@ -70,7 +70,7 @@ describe('the interactive mode in a terminal', () => {
     t.type('three');
     t.keys('Enter');
     await t.waitFor(/on a branch[\s\S]*scripted\/script/);
-    t.type('/tree');
+    t.type('/tree print');
     t.keys('Enter');
     const after = await t.waitFor(/\[label: start\][\s\S]*on a branch.*◀ leaf/);
     expect(after).toMatch(/└─ \* \w+ user\s+"three"/);

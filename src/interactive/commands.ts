@@ -15,6 +15,9 @@ import { thinkingLines } from './reasoning.js';
 import { sessionDiffLines } from './session-diff.js';
 import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
+import type { Overlay } from './picker.js';
+import { modelPicker, sessionPicker } from './pickers.js';
+import { treePicker } from './tree-picker.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -29,6 +32,10 @@ export interface CommandContext {
   switched(): void;
   /** /reasoning: expand or collapse the model's reasoning (as Ctrl+O does). */
   toggleReasoning(): void;
+  /** Shows a picker in place of the editor until it closes (/resume, /model, /tree). */
+  open(overlay: Overlay): void;
+  /** Runs a command line as if typed (what a picker chose: `/resume ID`, `/model P/M`, `/branch ID`). */
+  run(line: string): void;
 }
 
 interface Command {
@@ -90,15 +97,25 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['resume'],
-    usage: '/resume SESSION',
-    help: 'switch to a session (id, prefix or name)',
+    usage: '/resume [SESSION]',
+    help: 'switch to a session (id, prefix or name); alone, a picker of this workspace\'s sessions',
     run: (ctx, arg) => {
-      const s = ctx.agent.switchSession({ resume: need(arg, '/resume SESSION') });
+      if (arg === '') return ctx.open(sessionPicker(summarizeAll(listSessionFiles(sessionsDir(ctx.agent.cwd, ctx.env))), ctx.agent.session.id, ctx.run));
+      const s = ctx.agent.switchSession({ resume: arg });
       ctx.print([ctx.paint.dim(`resumed session ${s.id}${s.name ? ` (${s.name})` : ''}: ${ctx.agent.messages().length} messages`)]);
       ctx.switched();
     },
   },
-  { names: ['tree'], usage: '/tree', help: 'show the session tree (* marks the active path)', run: (ctx) => ctx.print(clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30))).trimEnd().split('\n')) },
+  {
+    names: ['tree'],
+    usage: '/tree [print]',
+    help: 'the session tree to move in (* the active path): Enter branches, l labels; /tree print prints it',
+    run: (ctx, arg) => {
+      if (arg === 'print') return ctx.print(clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30))).trimEnd().split('\n'));
+      if (arg !== '') throw new CommandError('usage: /tree [print]');
+      ctx.open(treePicker(() => ctx.agent.session.tree(), ctx.run));
+    },
+  },
   {
     names: ['branch'],
     usage: '/branch ENTRY',
@@ -157,10 +174,11 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['model'],
-    usage: '/model [PROVIDER/]MODEL',
-    help: 'switch model (recorded in the session)',
+    usage: '/model [[PROVIDER/]MODEL]',
+    help: 'switch model (recorded in the session); alone, a picker that shows which providers have a key',
     run: async (ctx, arg) => {
-      const spec = need(arg, '/model [PROVIDER/]MODEL');
+      if (arg === '') return ctx.open(modelPicker(ctx.agent, ctx.env, ctx.run));
+      const spec = arg;
       const slash = spec.indexOf('/');
       const known = slash > 0 && !spec.slice(0, slash).includes(':');
       const m = await ctx.agent.setModel(known ? { provider: spec.slice(0, slash), model: spec.slice(slash + 1) } : { model: spec });

@@ -11,6 +11,7 @@ import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
 import { ApprovalQuestion } from './confirm.js';
+import { OverlayHost } from './picker.js';
 import { LineEditor } from './editor.js';
 import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
@@ -48,6 +49,7 @@ export class Conversation {
   private readonly tools = new Map<string, { name: string; args: Record<string, unknown>; started: number; tail?: string }>();
   private queue: QueueItem[] = [];
   private question: ApprovalQuestion | undefined;
+  private readonly overlay = new OverlayHost(); // a picker (/resume, /model, /tree) in place of the editor
   private lastCtrlC = 0;
   private runEvents: AgentEvent[] = [];
   private lastRun: AgentEvent[] = [];
@@ -106,6 +108,7 @@ export class Conversation {
   }
 
   key(key: Key): void {
+    if (!this.question && this.overlay.key(key)) return this.redraw();
     if (key.name !== 'text' && key.name !== 'paste' && key.ctrl && key.name === 'c') return this.interrupt();
     if (this.question) {
       this.question.key(key);
@@ -149,6 +152,7 @@ export class Conversation {
         lastRun: () => this.lastRun,
         switched: () => this.replay(),
         toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
+        open: (overlay) => this.overlay.open(overlay), run: (line) => void this.submit(line),
       }).catch((err: unknown) => this.screen.print([this.p.red(err instanceof CommandError ? err.message : String(err))]));
       this.redraw();
       return;
@@ -377,6 +381,8 @@ export class Conversation {
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
     const r = this.editor.render(width, { prompt: hint });
     let cursor: Cursor | undefined;
+    const o = this.question ? undefined : this.overlay.frame(width, this.screen.liveRows - live.length - queue.length, this.p, live.length);
+    if (o) return { lines: [...live, ...o.lines, ...queue], cursor: o.cursor };
     if (this.question) {
       // The question gets the rows the rest of the live region leaves (the screen drops rows from the top, never from it).
       const q = this.question.frame(width, this.screen.liveRows - live.length - queue.length - r.lines.length, this.p);

@@ -95,6 +95,11 @@ const KNOWN: ReadonlyArray<Row> = [
   row('deepseek-reasoner', 128_000, 32_768, price(0.55, 2.19, 0.14), false, 'always'),
 ];
 
+/** The ids of the model table (for the interactive /model picker), in its order. */
+export function knownModelIds(): string[] {
+  return KNOWN.map(([prefix]) => prefix);
+}
+
 export function modelInfo(model: string): ModelInfo {
   const bare = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
   for (const [prefix, info] of KNOWN) if (bare.startsWith(prefix)) return info;
