@@ -30,10 +30,15 @@ export interface CommandContext {
   toggleReasoning(): void;
 }
 
+/** What a command's argument names, for Tab completion (completion.ts). */
+export type ArgKind = 'session' | 'entry' | 'model' | 'thinking' | 'path' | 'text';
+
 interface Command {
   names: string[];
   usage: string;
   help: string;
+  /** What its argument names (completion); none: it takes no argument. */
+  arg?: ArgKind;
   run(ctx: CommandContext, arg: string): void | Promise<void>;
 }
 
@@ -89,6 +94,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['resume'],
+    arg: 'session',
     usage: '/resume SESSION',
     help: 'switch to a session (id, prefix or name)',
     run: (ctx, arg) => {
@@ -100,6 +106,7 @@ const COMMANDS: Command[] = [
   { names: ['tree'], usage: '/tree', help: 'show the session tree (* marks the active path)', run: (ctx) => ctx.print(clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30))).trimEnd().split('\n')) },
   {
     names: ['branch'],
+    arg: 'entry',
     usage: '/branch ENTRY',
     help: 'continue from an old entry (id, prefix or label): the next prompt starts a branch there',
     run: (ctx, arg) => {
@@ -109,6 +116,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['label'],
+    arg: 'entry',
     usage: '/label ENTRY NAME',
     help: 'set a bookmark on an entry',
     run: (ctx, arg) => {
@@ -120,6 +128,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['fork'],
+    arg: 'entry',
     usage: '/fork [ENTRY]',
     help: 'copy the path to ENTRY (default: here) into a new session, and work there',
     run: (ctx, arg) => {
@@ -132,6 +141,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['name'],
+    arg: 'text',
     usage: '/name TITLE',
     help: 'name the session',
     run: (ctx, arg) => {
@@ -141,6 +151,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['compact'],
+    arg: 'text',
     usage: '/compact [FOCUS]',
     help: 'summarize the older messages now (the originals stay in the session)',
     run: async (ctx, arg) => {
@@ -156,6 +167,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['model'],
+    arg: 'model',
     usage: '/model [PROVIDER/]MODEL',
     help: 'switch model (recorded in the session)',
     run: async (ctx, arg) => {
@@ -169,6 +181,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['thinking'],
+    arg: 'thinking',
     usage: '/thinking [LEVEL]',
     help: 'show or set how much the model reasons: off, low, medium, high (Shift+Tab cycles them)',
     run: (ctx, arg) => {
@@ -217,6 +230,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['export'],
+    arg: 'path',
     usage: '/export FILE',
     help: 'export the session (.md, .html or .jsonl, by the file name)',
     run: async (ctx, arg) => {
@@ -228,6 +242,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['cancel'],
+    arg: 'text',
     usage: '/cancel [N|ID|all]',
     help: 'cancel a queued steer or follow-up (N as shown under the input, or its id; default: the last)',
     run: (ctx, arg) => {
@@ -256,6 +271,9 @@ const COMMANDS: Command[] = [
 
 const BY_NAME = new Map(COMMANDS.flatMap((c) => c.names.map((n) => [n, c] as const)));
 export const COMMAND_NAMES = COMMANDS.flatMap((c) => c.names);
+
+/** The commands for the `/` menu and Tab: each name (aliases too), its one-line help, and what its argument names. */
+export const COMMAND_LIST: readonly { name: string; help: string; arg?: ArgKind }[] = COMMANDS.flatMap((c) => c.names.map((name) => ({ name, help: c.help, ...(c.arg ? { arg: c.arg } : {}) })));
 
 /** True for a line the front end must treat as a command (it never goes to the model). */
 export function isCommand(line: string): boolean {

@@ -125,3 +125,6 @@ export interface AdapterConfig {
   /** false: the model takes no images, and the converters send each one as a text note instead. */
   images?: boolean;
 }
+
+/** The ids of the models known above (prefixes of real ids), for completing `/model`. */
+export const KNOWN_MODEL_IDS: readonly string[] = KNOWN.map(([prefix]) => prefix);
