@@ -309,6 +309,8 @@ export function helpLines(p: Paint): string[] {
     '  >> text          a follow-up: delivered when the run would otherwise end',
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
+    '  @                pick a file (fuzzy, as you type); its content goes with the message',
+    '  Tab              complete a command, its argument or a path; / alone lists the commands',
     '  Esc              pull the last queued message back into the editor (/cancel drops one)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",

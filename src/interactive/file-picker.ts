@@ -5,6 +5,7 @@
 import type { PermissionRule } from '../tools/permissions.js';
 import { searchDenyFilter } from '../tools/search-deny.js';
 import { newWalkStats, openSearchRoot, walkTree } from '../tools/walk.js';
+import stringWidth from 'string-width';
 import { cut, type Paint } from './view.js';
 
 /** The most files listed (a huge tree is cut here; the query still narrows what was listed). */
@@ -65,17 +66,19 @@ export function rankPaths(paths: readonly string[], query: string): string[] {
 
 /** A list shown below the input: the rows in view, the chosen one marked, cut to the width. */
 export function listLines(items: readonly { label: string; note?: string }[], selected: number, width: number, p: Paint, rows = PICKER_ROWS, empty = 'no match'): string[] {
-  if (items.length === 0) return [p.dim(cut(`  (${empty})`, width))];
+  if (items.length === 0) return [p.dim('  ' + cut(`(${empty})`, Math.max(1, width - 2)))];
   const first = Math.max(0, Math.min(selected - Math.floor(rows / 2), items.length - rows));
   const shown = items.slice(first, first + rows);
+  const column = Math.min(Math.max(...shown.map((i) => stringWidth(i.label))), Math.floor(width / 2));
   const lines = shown.map((item, k) => {
     const on = first + k === selected;
-    const text = cut(`${on ? '›' : ' '} ${item.label}${item.note ? `  ${item.note}` : ''}`, width);
-    const label = text.slice(0, Math.min(text.length, 2 + item.label.length));
-    const rest = text.slice(label.length);
-    return on ? p.cyan(label) + p.dim(rest) : label + p.dim(rest);
+    const name = cut(item.label, Math.max(1, width - 2));
+    const label = item.note ? name + ' '.repeat(Math.max(0, column - stringWidth(name))) : name;
+    const room = width - 2 - stringWidth(label) - 2;
+    const note = item.note && room > 3 ? `  ${cut(item.note, room)}` : '';
+    return on ? p.cyan(`› ${label}`) + p.dim(note) : `  ${label}` + p.dim(note);
   });
-  if (items.length > rows) lines.push(p.dim(cut(`  ${selected + 1}/${items.length} · ↑↓ move · Enter/Tab choose · Esc close`, width)));
-  else lines.push(p.dim(cut('  ↑↓ move · Enter/Tab choose · Esc close', width)));
+  const count = items.length > rows ? `${selected + 1}/${items.length} · ` : '';
+  lines.push(p.dim('  ' + cut(`${count}↑↓ move · Enter/Tab choose · Esc close`, Math.max(1, width - 2))));
   return lines;
 }

@@ -20,8 +20,8 @@ type Open = { kind: 'files'; query: string; items: string[] } | { kind: 'command
 
 export class Pointing {
   private selected = 0;
-  /** The text before the `@` or `/` whose list Esc closed: it stays closed while that token is typed. */
-  private dismissed: string | undefined;
+  /** Where the `@` or `/` token whose list Esc closed starts (the text before it), and how long it was: it stays closed while that token is typed on, and opens again when it is erased to shorter. */
+  private dismissed: { start: string; length: number } | undefined;
   /** The workspace's files, listed when the picker opens, dropped when it closes. */
   private files: string[] | undefined;
   /** The candidates of an ambiguous Tab, shown until the next key. */
@@ -45,7 +45,8 @@ export class Pointing {
         return true;
       }
       if (key.name === 'escape') {
-        this.dismissed = this.tokenStart(editor);
+        const start = this.tokenStart(editor);
+        if (start !== undefined) this.dismissed = { start, length: editor.beforeCursor().length - start.length };
         return true;
       }
       if (key.name === 'tab' || key.name === 'enter') return this.choose(open, editor, key.name === 'enter');
@@ -76,11 +77,11 @@ export class Pointing {
     const at = /(?:^|\s)@(\S*)$/.exec(before);
     const slash = editor.text === before && /^\/(\S*)$/.exec(before);
     const start = this.tokenStart(editor);
-    if (this.dismissed !== undefined && start !== this.dismissed) this.dismissed = undefined;
+    if (this.dismissed && (start !== this.dismissed.start || before.length - start.length < this.dismissed.length)) this.dismissed = undefined;
     const key = at ? `@${start}` : slash ? '/' : undefined;
     if (key !== this.lastOpen) this.selected = 0;
     this.lastOpen = key;
-    if (this.dismissed !== undefined && start === this.dismissed) return undefined;
+    if (this.dismissed) return undefined;
     if (at) {
       this.files ??= workspaceFiles(this.agent.cwd, this.agent.config.allowPaths, this.agent.config.permissions.deny);
       return { kind: 'files', query: at[1], items: rankPaths(this.files, at[1]).slice(0, 200) };
