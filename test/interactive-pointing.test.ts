@@ -128,5 +128,11 @@ describe.each([80, 40])('at %i columns', (columns) => {
     t.type('hi');
     t.keys('Tab');
     await t.waitFor(/❯ \/thinking high$/m);
+    // Enter sends what was typed unless an arrow moved through the menu: then it runs the highlighted command.
+    t.keys('C-u');
+    t.type('/stat');
+    await t.waitFor(/› \/status/);
+    t.keys('Down', 'Enter');
+    await t.waitFor(/❯ \/status\n[\s\S]*model scripted\/script · thinking/);
   });
 });

@@ -65,7 +65,7 @@ export function rankPaths(paths: readonly string[], query: string): string[] {
 }
 
 /** A list shown below the input: the rows in view, the chosen one marked, cut to the width. */
-export function listLines(items: readonly { label: string; note?: string }[], selected: number, width: number, p: Paint, rows = PICKER_ROWS, empty = 'no match'): string[] {
+export function listLines(items: readonly { label: string; note?: string }[], selected: number, width: number, p: Paint, rows = PICKER_ROWS, empty = 'no match', hint = '↑↓ move · Enter/Tab choose · Esc close'): string[] {
   if (items.length === 0) return [p.dim('  ' + cut(`(${empty})`, Math.max(1, width - 2)))];
   const first = Math.max(0, Math.min(selected - Math.floor(rows / 2), items.length - rows));
   const shown = items.slice(first, first + rows);
@@ -79,6 +79,6 @@ export function listLines(items: readonly { label: string; note?: string }[], se
     return on ? p.cyan(`› ${label}`) + p.dim(note) : `  ${label}` + p.dim(note);
   });
   const count = items.length > rows ? `${selected + 1}/${items.length} · ` : '';
-  lines.push(p.dim('  ' + cut(`${count}↑↓ move · Enter/Tab choose · Esc close`, Math.max(1, width - 2))));
+  lines.push(p.dim('  ' + cut(`${count}${hint}`, Math.max(1, width - 2))));
   return lines;
 }

@@ -27,6 +27,8 @@ export class Pointing {
   /** The candidates of an ambiguous Tab, shown until the next key. */
   private tabList: string[] = [];
   private lastOpen: string | undefined;
+  /** The text before the cursor when an arrow last moved through the command menu: Enter takes the highlighted command only then (else it sends what was typed, as before the menu). */
+  private movedAt: string | undefined;
 
   constructor(
     private readonly agent: Agent,
@@ -42,6 +44,7 @@ export class Pointing {
       if (key.name === 'up' || key.name === 'down') {
         const n = open.items.length;
         if (n > 0) this.selected = (this.selected + (key.name === 'up' ? n - 1 : 1)) % n;
+        this.movedAt = editor.beforeCursor();
         return true;
       }
       if (key.name === 'escape') {
@@ -68,7 +71,7 @@ export class Pointing {
     }
     if (this.selected >= open.items.length) this.selected = 0;
     if (open.kind === 'files') return listLines(open.items.map((f) => ({ label: clean(f) })), this.selected, width, p, undefined, `no file matches "${clean(open.query)}"`);
-    return listLines(open.items.map((c) => ({ label: '/' + c.name, note: clean(c.help) })), this.selected, width, p, undefined, 'no command matches');
+    return listLines(open.items.map((c) => ({ label: '/' + c.name, note: clean(c.help) })), this.selected, width, p, undefined, 'no command matches', 'Tab complete · ↑↓ move, then Enter · Esc close');
   }
 
   /** The list open for the editor's state, if any. */
@@ -103,7 +106,11 @@ export class Pointing {
     return m ? before.slice(0, before.length - m[1].length) : undefined;
   }
 
-  /** Enter or Tab on an open list: the chosen path or command goes in. Enter on a command that needs nothing more runs it (returns false: the editor submits). */
+  /**
+   * Enter or Tab on an open list: the chosen path or command goes in. In the command menu, Enter
+   * takes the highlighted command only after an arrow moved to it, and runs it when it needs
+   * nothing more (returns false: the editor submits); else the typed line is sent as it is.
+   */
   private choose(open: Open, editor: LineEditor, enter: boolean): boolean {
     if (open.kind === 'files') {
       const path = open.items[this.selected];
@@ -112,7 +119,7 @@ export class Pointing {
       return true;
     }
     const c = open.items[this.selected];
-    if (c === undefined) return !enter;
+    if (c === undefined || (enter && this.movedAt !== editor.beforeCursor())) return !enter; // Enter without a move: the typed line goes as it is
     if (enter && (c.name.toLowerCase() === open.query.toLowerCase() || !c.arg)) {
       editor.completeWith(open.query.length + 1, `/${c.name}`);
       return false;
