@@ -39,18 +39,29 @@ export function fuzzyScore(query: string, path: string): number | null {
   const q = query.toLowerCase();
   const p = path.toLowerCase();
   const nameStart = p.replace(/\/$/, '').lastIndexOf('/') + 1;
-  let score = 0;
-  let at = -1;
-  let run = 0;
-  for (const ch of q) {
-    const i = p.indexOf(ch, at + 1);
-    if (i < 0) return null;
-    run = i === at + 1 ? run + 1 : 0;
-    score += 1 + run * 2 + (i >= nameStart ? 2 : 0) + (i === 0 || '/._-'.includes(p[i - 1]) ? 3 : 0);
-    at = i;
+  let best: number | null = null;
+  // Greedy from each place the first character occurs (so a match in the name is not hidden by an earlier one in a folder).
+  for (let from = p.indexOf(q[0]); from >= 0; from = p.indexOf(q[0], from + 1)) {
+    let score = 0;
+    let at = from - 1;
+    let run = 0;
+    let whole = true;
+    for (const ch of q) {
+      const i = p.indexOf(ch, at + 1);
+      if (i < 0) {
+        whole = false;
+        break;
+      }
+      run = i === at + 1 ? run + 1 : 0;
+      score += 1 + run * 2 + (i >= nameStart ? 2 : 0) + (i === 0 || '/._-'.includes(p[i - 1]) ? 3 : 0);
+      at = i;
+    }
+    if (!whole) break; // a later start cannot match either
+    if (best === null || score > best) best = score;
   }
-  if (p.slice(nameStart).startsWith(q)) score += 10;
-  return score - path.length / 100;
+  if (best === null) return null;
+  if (p.slice(nameStart).startsWith(q)) best += 10;
+  return best - path.length / 100;
 }
 
 /** The paths matching `query`, best first (ties: shorter, then in order). */
