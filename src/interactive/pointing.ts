@@ -22,8 +22,9 @@ export class Pointing {
   private selected = 0;
   /** Where the `@` or `/` token whose list Esc closed starts (the text before it), and how long it was: it stays closed while that token is typed on, and opens again when it is erased to shorter. */
   private dismissed: { start: string; length: number } | undefined;
-  /** The workspace's files, listed when the picker opens, dropped when it closes. */
+  /** The workspace's files, listed when the picker opens, dropped when it closes; and the last query's ranking (each frame draws it again). */
   private files: string[] | undefined;
+  private ranked: { query: string; items: string[] } | undefined;
   /** The candidates of an ambiguous Tab, shown until the next key. */
   private tabList: string[] = [];
   private lastOpen: string | undefined;
@@ -87,9 +88,10 @@ export class Pointing {
     if (this.dismissed) return undefined;
     if (at) {
       this.files ??= workspaceFiles(this.agent.cwd, this.agent.config.allowPaths, this.agent.config.permissions.deny);
-      return { kind: 'files', query: at[1], items: rankPaths(this.files, at[1]).slice(0, 200) };
+      if (this.ranked?.query !== at[1]) this.ranked = { query: at[1], items: rankPaths(this.files, at[1]).slice(0, 200) };
+      return { kind: 'files', query: at[1], items: this.ranked.items };
     }
-    this.files = undefined;
+    this.files = this.ranked = undefined;
     if (slash) {
       const q = slash[1].toLowerCase();
       const all = this.commands();
