@@ -25,7 +25,7 @@ import { bashSandbox, guardSandbox } from './bash-sandbox.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
-import { promptImages } from './prompt-images.js';
+import { promptAttachments } from './prompt-files.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { sessionHandle, type HandleHost } from './session-handle.js';
 import { AgentExtensions } from './extensions.js';
@@ -148,7 +148,8 @@ class AgentImpl implements Agent {
   }
 
   async prompt(text: string, opts: Parameters<Agent['prompt']>[1] = {}): Promise<RunResult> {
-    const images = promptImages(this.message(text, 'prompt', opts.images), opts.images, { cwd: this.cwd, allowedPaths: this.resolved.config.allowPaths });
+    const boundary = { cwd: this.cwd, allowedPaths: this.resolved.config.allowPaths };
+    const images = promptAttachments(this.message(text, 'prompt', opts.images), opts.images, boundary, this.resolved.config.permissions);
     return this.runner.run(text, opts.signal, images);
   }
 

@@ -38,10 +38,15 @@ export interface CommandContext {
   run(line: string): void;
 }
 
+/** What a command's argument names, for Tab completion (completion.ts). */
+export type ArgKind = 'session' | 'entry' | 'model' | 'thinking' | 'path' | 'text';
+
 interface Command {
   names: string[];
   usage: string;
   help: string;
+  /** What its argument names (completion); none: it takes no argument. */
+  arg?: ArgKind;
   run(ctx: CommandContext, arg: string): void | Promise<void>;
 }
 
@@ -97,6 +102,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['resume'],
+    arg: 'session',
     usage: '/resume [SESSION]',
     help: 'switch to a session (id, prefix or name); alone, a picker of this workspace\'s sessions',
     run: (ctx, arg) => {
@@ -118,6 +124,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['branch'],
+    arg: 'entry',
     usage: '/branch ENTRY',
     help: 'continue from an old entry (id, prefix or label): the next prompt starts a branch there',
     run: (ctx, arg) => {
@@ -127,6 +134,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['label'],
+    arg: 'entry',
     usage: '/label ENTRY NAME',
     help: 'set a bookmark on an entry',
     run: (ctx, arg) => {
@@ -138,6 +146,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['fork'],
+    arg: 'entry',
     usage: '/fork [ENTRY]',
     help: 'copy the path to ENTRY (default: here) into a new session, and work there',
     run: (ctx, arg) => {
@@ -150,6 +159,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['name'],
+    arg: 'text',
     usage: '/name TITLE',
     help: 'name the session',
     run: (ctx, arg) => {
@@ -159,6 +169,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['compact'],
+    arg: 'text',
     usage: '/compact [FOCUS]',
     help: 'summarize the older messages now (the originals stay in the session)',
     run: async (ctx, arg) => {
@@ -174,6 +185,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['model'],
+    arg: 'model',
     usage: '/model [[PROVIDER/]MODEL]',
     help: 'switch model (recorded in the session); alone, a picker that shows which providers have a key',
     run: async (ctx, arg) => {
@@ -188,6 +200,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['thinking'],
+    arg: 'thinking',
     usage: '/thinking [LEVEL]',
     help: 'show or set how much the model reasons: off, low, medium, high (Shift+Tab cycles them)',
     run: (ctx, arg) => {
@@ -242,6 +255,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['export'],
+    arg: 'path',
     usage: '/export FILE',
     help: 'export the session (.md, .html or .jsonl, by the file name)',
     run: async (ctx, arg) => {
@@ -253,6 +267,7 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['cancel'],
+    arg: 'text',
     usage: '/cancel [N|ID|all]',
     help: 'cancel a queued steer or follow-up (N as shown under the input, or its id; default: the last)',
     run: (ctx, arg) => {
@@ -281,6 +296,9 @@ const COMMANDS: Command[] = [
 
 const BY_NAME = new Map(COMMANDS.flatMap((c) => c.names.map((n) => [n, c] as const)));
 export const COMMAND_NAMES = COMMANDS.flatMap((c) => c.names);
+
+/** The commands for the `/` menu and Tab: each name (aliases too), its one-line help, and what its argument names. */
+export const COMMAND_LIST: readonly { name: string; help: string; arg?: ArgKind }[] = COMMANDS.flatMap((c) => c.names.map((name) => ({ name, help: c.help, ...(c.arg ? { arg: c.arg } : {}) })));
 
 /** True for a line the front end must treat as a command (it never goes to the model). */
 export function isCommand(line: string): boolean {
@@ -316,6 +334,8 @@ export function helpLines(p: Paint): string[] {
     '  >> text          a follow-up: delivered when the run would otherwise end',
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
+    '  @                pick a file (fuzzy, as you type); its content goes with the message',
+    '  Tab              complete a command, its argument or a path; / alone lists the commands',
     '  Esc              pull the last queued message back into the editor (/cancel drops one)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning or a tool's output, whichever came last (printed again below)",

@@ -5,6 +5,7 @@
 // the queue and the editor.
 import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
+import { withoutFiles } from '../app/prompt-files.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
 import { ruleInBrief } from '../tools/permissions.js';
 import type { AgentEvent } from '../core/events.js';
@@ -13,6 +14,7 @@ import { CommandError, isCommand, runCommand } from './commands.js';
 import { ApprovalQuestion } from './confirm.js';
 import { OverlayHost } from './picker.js';
 import { LineEditor } from './editor.js';
+import { Pointing } from './pointing.js';
 import type { Key } from './keys.js';
 import { MarkdownStream } from './markdown.js';
 import { ReasoningView, thinkingLines } from './reasoning.js';
@@ -61,6 +63,8 @@ export class Conversation {
   /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
   private readonly reasoning: ReasoningView;
   private readonly lastBlock: LastBlock; // what Ctrl+O acts on
+  /** The `@` file picker, the `/` menu and Tab completion (pointing.ts). */
+  private readonly pointing: Pointing;
 
   constructor(
     private readonly agent: Agent,
@@ -71,6 +75,7 @@ export class Conversation {
     this.now = opts.now ?? Date.now;
     this.reasoning = new ReasoningView(this.p);
     this.lastBlock = new LastBlock(this.reasoning, this.p);
+    this.pointing = new Pointing(agent, opts.env);
     agent.subscribe((e) => this.onEvent(e));
   }
 
@@ -115,6 +120,7 @@ export class Conversation {
       this.redraw();
       return;
     }
+    if (this.pointing.key(key, this.editor)) return this.redraw();
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
       if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
@@ -351,11 +357,11 @@ export class Conversation {
   /** After a switch of session, and at the start: the last messages, so the user knows where they are. */
   private replay(): void {
     const messages = this.agent.messages();
-    this.editor.setHistory(messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)));
+    this.editor.setHistory(messages.filter((m) => m.role === 'user').map((m) => textOf(withoutFiles(m.content))));
     const tail = messages.slice(-6);
     if (messages.length > tail.length) this.screen.print([this.p.dim(`… ${messages.length - tail.length} earlier messages (/tree shows the session)`)]);
     for (const m of tail) {
-      if (m.role === 'user') this.printUser(textWithImages(m.content));
+      if (m.role === 'user') this.printUser(textWithImages(withoutFiles(m.content)));
       if (m.role === 'assistant') for (const c of m.content) if (c.type === 'thinking') this.reasoning.push(c.thinking);
       if (m.role === 'assistant') this.endReasoning(); // one line (Ctrl+O expands the last)
       if (m.role === 'assistant' && textOf(m.content).trim() !== '') {
@@ -392,6 +398,7 @@ export class Conversation {
     live.push(...queue);
     const top = live.length;
     live.push(...r.lines);
+    if (!this.question) live.push(...this.pointing.lines(this.editor, width, this.p));
     return { lines: live, cursor: this.question ? cursor : { line: top + r.cursorLine, column: r.cursorColumn } };
   };
 }

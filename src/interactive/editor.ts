@@ -211,6 +211,20 @@ export class LineEditor {
     this.changed = false;
   }
 
+  /** The text of the cursor's line before the cursor (pastes expanded): what completion looks at. */
+  beforeCursor(): string {
+    return this.row.slice(0, this.col).map(atomText).join('');
+  }
+
+  /** Replaces the last `count` characters before the cursor (UTF-16 units, as beforeCursor gives them) with `text`: a completion. */
+  completeWith(count: number, text: string): void {
+    let n = 0;
+    let from = this.col;
+    while (from > 0 && n < count) n += atomText(this.row[--from]).length;
+    this.deleteRange(from, this.col);
+    this.insert(text);
+  }
+
   isEmpty(): boolean {
     return this.rows.length === 1 && this.rows[0].length === 0;
   }

@@ -95,7 +95,7 @@ const KNOWN: ReadonlyArray<Row> = [
   row('deepseek-reasoner', 128_000, 32_768, price(0.55, 2.19, 0.14), false, 'always'),
 ];
 
-/** The ids of the model table (for the interactive /model picker), in its order. */
+/** The ids of the model table (prefixes of real ids), in its order: the /model picker and its Tab completion. */
 export function knownModelIds(): string[] {
   return KNOWN.map(([prefix]) => prefix);
 }
@@ -130,3 +130,4 @@ export interface AdapterConfig {
   /** false: the model takes no images, and the converters send each one as a text note instead. */
   images?: boolean;
 }
+
