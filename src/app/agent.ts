@@ -237,6 +237,10 @@ class AgentImpl implements Agent {
     return this.extensions.expandPromptTemplate(text);
   }
 
+  reloadPromptTemplates(): Promise<readonly PromptTemplate[]> {
+    return this.extensions.reloadPromptTemplates();
+  }
+
   expandSkill(text: string): { name: string; text: string } | undefined {
     return this.extensions.expandSkill(text);
   }

@@ -200,6 +200,8 @@ export interface Agent {
   readonly promptTemplates: readonly PromptTemplate[];
   /** `/name args` for a known template: its text with the arguments filled in; undefined for anything else. */
   expandPromptTemplate(text: string): { name: string; text: string } | undefined;
+  /** The prompt folders read again (the interactive mode does it before each `/`): returns the templates now known. */
+  reloadPromptTemplates(): Promise<readonly PromptTemplate[]>;
   /** The skills of the workspace (`.mini-agent/skills/NAME/SKILL.md`) and the user (`$MINI_AGENT_HOME/skills/`), loaded once. */
   readonly skills: readonly Skill[];
   /** `/skill:name args` for a known skill: its instructions wrapped for the model, the arguments after them. */

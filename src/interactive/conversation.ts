@@ -19,6 +19,7 @@ import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
+import { wrapText } from './wrap.js';
 
 export interface ConversationOptions {
   color: boolean;
@@ -110,7 +111,7 @@ export class Conversation {
     }
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
-      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
+      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
@@ -128,6 +129,7 @@ export class Conversation {
 
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
+    if (isCommand(text)) await this.agent.reloadPromptTemplates().catch(() => undefined); // a template added since start-up is found
     const template = isCommand(text) ? (this.agent.expandSkill(text) ?? this.agent.expandPromptTemplate(text)) : undefined;
     if (template) {
       const what = text.trim().startsWith('/skill:') ? 'skill' : 'prompt template';
@@ -159,9 +161,9 @@ export class Conversation {
         return;
       }
       this.printUser(message);
-      this.agent.prompt(message).catch((err: unknown) => this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]));
+      this.agent.prompt(message).catch((err: unknown) => this.screen.print(wrapText(`error: ${(err as Error)?.message ?? String(err)}`, this.screen.width, { indent: '  ', style: this.p.red })));
     } catch (err) {
-      this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]);
+      this.screen.print(wrapText(`error: ${(err as Error)?.message ?? String(err)}`, this.screen.width, { indent: '  ', style: this.p.red }));
     }
   }
 
@@ -238,7 +240,6 @@ export class Conversation {
       case 'message_end':
         this.endReasoning();
         this.endAnswer();
-        if (e.message.stopReason === 'error' && e.message.errorMessage) this.screen.print([this.p.red(`error: ${clean(e.message.errorMessage)}`)]);
         break;
       case 'retry':
         // The failed attempt's answer is discarded; what of it reached the scrollback stays there, marked.
@@ -312,19 +313,17 @@ export class Conversation {
     this.ticker = undefined;
     this.takeBack(e.undelivered);
     if (e.stopReason === 'aborted') this.screen.print([this.p.yellow('stopped')]);
-    else if (e.stopReason === 'error' && e.error) this.screen.print([this.p.red(`error (${e.error.kind}): ${clean(e.error.message)}`)]);
+    else if (e.stopReason === 'error' && e.error) this.screen.print(wrapText(`error${e.error.kind === 'unknown' ? '' : ` (${e.error.kind})`}: ${e.error.message}`, this.screen.width, { indent: '  ', style: this.p.red }));
     else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
     else if (e.stopReason === 'max_turns') this.screen.print([this.p.yellow(`stopped after ${e.turns} turns (the turn limit)`)]);
     else if (e.stopReason === 'loop_detected') this.screen.print([this.p.yellow('stopped: the same tool call again and again (loop detected)')]);
     else if (e.stopReason === 'budget' && e.budget) this.screen.print([this.p.yellow(budgetLine(e.budget))]);
     const st = this.agent.state();
-    this.screen.print([
-      statusLine(
-        { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
-        this.p,
-      ),
-      '',
-    ]);
+    const status = statusLine(
+      { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
+      paint(false),
+    );
+    this.screen.print([...wrapText(status, this.screen.width, { style: this.p.dim }), '']);
   }
 
   // ---- drawing ----

@@ -1,0 +1,86 @@
+// Issue 24 §4 and §6 in a real terminal (tmux, scripted model), at 80 and 40 columns: Esc stops a
+// streaming answer and a running tool as Ctrl+C does; an error is one line, wrapped, not cut; the
+// status line wraps; a prompt template added after start-up is found.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { interactiveSessions, READY } from './support/interactive.js';
+
+const start = interactiveSessions();
+
+const LONG = Array.from({ length: 60 }, (_, i) => `Word${i}`).join(' ');
+
+/** Every row of the screen fits the terminal's width. */
+function fits(screen: string, columns: number): void {
+  for (const line of screen.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+}
+
+describe.each([80, 40])('keys at %i columns', (columns) => {
+  it('Esc stops a streaming answer; the status line is wrapped, not cut', async (ctx) => {
+    const { t } = start(ctx, [{ text: LONG, delayMs: 150 }, { text: 'the second answer' }], [], { columns, rows: 30 });
+    await t.waitFor(READY);
+    t.type('write a lot');
+    t.keys('Enter');
+    await t.waitFor(/Word2\b/);
+    const began = Date.now();
+    t.keys('Escape');
+    const stopped = await t.waitFor(/stopped/, { timeoutMs: 5000 });
+    expect(Date.now() - began).toBeLessThan(4000);
+    expect(stopped).not.toContain('Word59');
+    // The status line after the run: whole (the session id at its end), over more rows at 40 columns.
+    const status = await t.waitFor(/scripted\/script[\s\S]*context[\s\S]*\n\s*\S*\s*\n?[\s\S]*❯/);
+    expect(status).not.toMatch(/scripted\/script[^\n]*…/);
+    fits(status, columns);
+    // Not running any more: the next message is a new run, not a steer.
+    t.type('again');
+    t.keys('Enter');
+    await t.waitFor(/the second answer/);
+  });
+
+  it('Esc stops a running tool; what was queued comes back to the editor', async (ctx) => {
+    const { t } = start(ctx, [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 20' } }] }, { text: 'never' }], ['--yes'], { columns, rows: 30 });
+    await t.waitFor(READY);
+    t.type('start');
+    t.keys('Enter');
+    await t.waitFor(/bash sleep 20/);
+    t.type('a queued steer');
+    t.keys('Enter');
+    await t.waitFor(/steer 1: a queued/);
+    const began = Date.now();
+    t.keys('Escape');
+    const screen = await t.waitFor(/stopped[\s\S]*❯ a queued steer\s*$/, { timeoutMs: 8000 });
+    expect(Date.now() - began).toBeLessThan(6000);
+    expect(screen).not.toContain('never');
+    fits(screen, columns);
+  });
+
+  it('an error is one line, wrapped to the width: its whole message, printed once', async (ctx) => {
+    const message = `the server said something long about what went wrong ${LONG.slice(0, 120)} END`;
+    const { t } = start(ctx, [{ error: { kind: 'unknown', message, retryable: false } }], [], { columns, rows: 30 });
+    await t.waitFor(READY);
+    t.type('fail please');
+    t.keys('Enter');
+    const screen = await t.waitFor(/END[\s\S]*❯/);
+    expect(screen.match(/error/g)).toHaveLength(1);
+    expect(screen).not.toContain('(unknown)');
+    expect(screen).not.toMatch(/error:[^\n]*…/);
+    // The message, joined back from its rows, is all there.
+    const rows = screen.slice(screen.indexOf('error: ')).split('\n');
+    const joined = rows.slice(0, rows.findIndex((r) => r.includes('END')) + 1).map((r) => r.trim()).join(' ');
+    expect(joined).toBe(`error: ${message}`);
+    fits(screen, columns);
+  });
+
+  it('a prompt template added after start-up is found', async (ctx) => {
+    const { t, cwd } = start(ctx, [{ text: 'template ran' }], [], { columns, rows: 30 });
+    await t.waitFor(READY);
+    mkdirSync(join(cwd, '.mini-agent', 'prompts'), { recursive: true });
+    writeFileSync(join(cwd, '.mini-agent', 'prompts', 'late.md'), 'Review $1 carefully.\n');
+    t.type('/late src');
+    t.keys('Enter');
+    const screen = await t.waitFor(/template ran/);
+    expect(screen).toContain('(prompt template late)');
+    expect(screen).not.toContain('unknown command');
+  });
+});
