@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { interactiveSessions, READY } from './support/interactive.js';
+import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
 
 const start = interactiveSessions();
 
@@ -84,3 +84,52 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     expect(screen).not.toContain('unknown command');
   });
 });
+
+describe.each([80, 40])('!cmd at %i columns', (columns) => {
+  it('!ls runs through the bash tool, shows its output, and adds it to the conversation for the next turn', async (ctx) => {
+    const { t, cwd } = start(ctx, [{ text: 'I see the listing.' }], [], { columns, rows: 30 });
+    writeFileSync(join(cwd, 'hello-world.txt'), 'hi\n');
+    await t.waitFor(READY);
+    t.type('!ls');
+    t.keys('Enter');
+    // Through the permission gate: bash asks first (no --yes); "y" allows it once.
+    await t.waitFor(/bash/);
+    await t.waitFor(/allow|Allow|\[y\]/);
+    t.keys('y');
+    const shown = await t.waitFor(/added to the conversation/);
+    expect(shown).toMatch(/! ls\n[\s\S]*│ hello-world\.txt/);
+    fits(shown, columns);
+    t.type('what is there?');
+    t.keys('Enter');
+    await t.waitFor(/I see the listing\./);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user').map((e) => e.message.content[0].text as string);
+    expect(users).toHaveLength(2);
+    expect(users[0]).toContain('`!ls`');
+    expect(users[0]).toContain('hello-world.txt');
+    expect(users[1]).toBe('what is there?');
+  });
+
+  it('Esc stops a running !command; nothing is added to the conversation', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'unused' }], ['--yes'], { columns, rows: 30 });
+    await t.waitFor(READY);
+    t.type('!sleep 20');
+    t.keys('Enter');
+    await t.waitFor(/running !sleep 20/);
+    const began = Date.now();
+    t.keys('Escape');
+    const screen = await t.waitFor(/not added to the conversation/, { timeoutMs: 8000 });
+    expect(Date.now() - began).toBeLessThan(6000);
+    fits(screen, columns);
+    t.keys('C-d');
+    await t.exited();
+    expect(sessionEntriesOrNone(t.home).filter((e) => e.type === 'message')).toEqual([]);
+  });
+});
+
+function sessionEntriesOrNone(home: string): Array<Record<string, any>> {
+  try {
+    return sessionEntries(home);
+  } catch {
+    return [];
+  }
+}

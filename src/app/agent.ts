@@ -380,6 +380,7 @@ class AgentImpl implements Agent {
       },
       exclusive: (task) => this.runner.exclusive(task),
       compactionConfig: () => this.compactionConfig(),
+      runTool: (call, signal) => this.tools.execute(call, { cwd: this.cwd, signal }),
     };
   }
 

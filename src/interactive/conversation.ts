@@ -20,6 +20,7 @@ import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
 import { wrapText } from './wrap.js';
+import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
 export interface ConversationOptions {
   color: boolean;
@@ -57,6 +58,7 @@ export class Conversation {
   private streamPrinted = false;
   /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
   private readonly reasoning: ReasoningView;
+  private shellRun: ShellRun | undefined; // `!cmd` in progress
 
   constructor(
     private readonly agent: Agent,
@@ -111,7 +113,7 @@ export class Conversation {
     }
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
-      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
+      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
@@ -129,6 +131,8 @@ export class Conversation {
 
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
+    const command = shellCommandOf(text);
+    if (command !== undefined) return runShellLine(command, { agent: this.agent, p: this.p, width: () => this.screen.width, now: this.now, print: (l) => this.screen.print(l), setRun: (r) => (this.shellRun = r), redraw: () => this.redraw() });
     if (isCommand(text)) await this.agent.reloadPromptTemplates().catch(() => undefined); // a template added since start-up is found
     const template = isCommand(text) ? (this.agent.expandSkill(text) ?? this.agent.expandPromptTemplate(text)) : undefined;
     if (template) {
@@ -169,6 +173,7 @@ export class Conversation {
 
   /** Ctrl+C: stop the run (what it had not delivered comes back to the editor); on an empty line twice, leave. */
   private interrupt(): void {
+    if (this.shellRun) return this.shellRun.controller.abort();
     if (this.running) {
       this.agent.abort(); // what it had not delivered comes back with run_settled (settled())
       this.redraw();
@@ -364,6 +369,7 @@ export class Conversation {
     live.push(...this.reasoning.live(width));
     if (this.stream) live.push(...this.stream.live());
     for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
+    if (this.shellRun && !this.question) live.push(shellRunLine(this.shellRun, this.now(), width, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
     const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
