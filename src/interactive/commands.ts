@@ -14,6 +14,7 @@ import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
 import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
+import { wrapText } from './wrap.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -270,13 +271,13 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<voi
   const command = BY_NAME.get(name);
   if (!command) {
     const guess = nearest(name, [...COMMAND_NAMES, ...ctx.agent.promptTemplates.map((t) => t.name), ...ctx.agent.skills.map((s) => `skill:${s.name}`)]);
-    ctx.print([ctx.paint.red(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`)]);
+    ctx.print(wrapText(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`, ctx.width, { indent: '  ', style: ctx.paint.red }));
     return;
   }
   try {
     await command.run(ctx, arg);
   } catch (err) {
-    ctx.print([ctx.paint.red(`/${name}: ${clean((err as Error)?.message ?? String(err))}`)]);
+    ctx.print(wrapText(`/${name}: ${(err as Error)?.message ?? String(err)}`, ctx.width, { indent: '  ', style: ctx.paint.red }));
   }
 }
 

@@ -151,7 +151,7 @@ export class Conversation {
         lastRun: () => this.lastRun,
         switched: () => this.replay(),
         toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
-      }).catch((err: unknown) => this.screen.print([this.p.red(err instanceof CommandError ? err.message : String(err))]));
+      }).catch((err: unknown) => this.screen.print(wrapText(err instanceof CommandError ? err.message : String(err), this.screen.width, { indent: '  ', style: this.p.red })));
       this.redraw();
       return;
     }
