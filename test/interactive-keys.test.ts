@@ -72,6 +72,35 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     fits(screen, columns);
   });
 
+  it('/help wraps instead of cutting: every line fits, the longest help texts are whole', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'unused' }], [], { columns, rows: 60 });
+    await t.waitFor(READY);
+    t.type('/help');
+    t.keys('Enter');
+    await t.waitFor(/Ctrl\+D\s+leave/);
+    const help = t.history();
+    fits(help, columns);
+    const flat = help.replace(/\s+/g, ' ');
+    expect(flat).toContain("expand or collapse the model's reasoning (dimmed; one line once the answer starts)");
+    expect(flat).toContain('stop the run, as Ctrl+C does (its queued messages come back to the editor)');
+    expect(flat).toContain('run a shell command through the bash tool; its output joins the conversation');
+  });
+
+  it('resume replays the tool calls as they were shown', async (ctx) => {
+    const { t, cwd } = start(ctx, [{ text: 'Let me look.', toolCalls: [{ name: 'bash', arguments: { command: 'echo replayed-output' } }] }, { text: 'All done.' }], ['--yes'], { columns, rows: 30 });
+    await t.waitFor(READY);
+    t.type('look');
+    t.keys('Enter');
+    const live = await t.waitFor(/All done\.[\s\S]*scripted\/script/);
+    expect(live).toMatch(/✓ bash echo replayed-output/);
+    t.keys('C-d');
+    await t.exited();
+    const { t: again } = start(ctx, [{ text: 'unused' }], ['--continue'], { cwd, home: t.home, columns, rows: 30 });
+    const resumed = await again.waitFor(/All done\.[\s\S]*❯/);
+    expect(resumed).toMatch(/❯ look\n[\s\S]*Let me look\.\n✓ bash echo replayed-output\n\s*│ replayed-output\n[\s\S]*All done\./);
+    fits(resumed, columns);
+  });
+
   it('a prompt template added after start-up is found', async (ctx) => {
     const { t, cwd } = start(ctx, [{ text: 'template ran' }], [], { columns, rows: 30 });
     await t.waitFor(READY);

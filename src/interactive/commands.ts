@@ -9,12 +9,12 @@ import { preview, type Usage } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
-import { clean, nearest, type Paint } from './view.js';
+import { clean, nearest, paint, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
 import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
-import { wrapText } from './wrap.js';
+import { wrapColumns, wrapText } from './wrap.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -57,7 +57,8 @@ const COMMANDS: Command[] = [
       const skills = ctx.agent.skills;
       const sw = Math.max(0, ...skills.map((s) => s.name.length));
       if (skills.length) lines.push('', ctx.paint.bold('Skills'), ...skills.map((s) => `  /skill:${s.name.padEnd(sw)} ARGS  ${clean(s.description)}${ctx.paint.dim(` (${s.source})`)}`));
-      ctx.print([...helpLines(ctx.paint), ...lines]);
+      const plain = [...helpLines(paint(false)), ...lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))];
+      ctx.print(plain.flatMap((l) => (l === '' || l.startsWith(' ') ? wrapColumns(l, ctx.width) : [ctx.paint.bold(l)])));
     },
   },
   { names: ['exit', 'quit'], usage: '/exit', help: 'leave (Ctrl+D on an empty line too)', run: (ctx) => ctx.exit() },
@@ -292,7 +293,8 @@ export function helpLines(p: Paint): string[] {
     '  >> text          a follow-up: delivered when the run would otherwise end',
     '  Alt+Enter, \\     a new line (a trailing backslash continues the message)',
     '  Up / Down        history',
-    '  Esc              pull the last queued message back into the editor (/cancel drops one)',
+    '  Esc              stop the run, as Ctrl+C does (its queued messages come back to the editor)',
+    '  !command         run a shell command through the bash tool; its output joins the conversation',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',

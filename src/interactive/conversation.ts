@@ -20,6 +20,7 @@ import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
 import { wrapText } from './wrap.js';
+import { replayedToolLines } from './replay-tools.js';
 import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
 export interface ConversationOptions {
@@ -355,6 +356,7 @@ export class Conversation {
         const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
         this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
       }
+      if (m.role === 'assistant') this.screen.print(replayedToolLines(m, messages, this.screen.width, this.p));
     }
   }
 

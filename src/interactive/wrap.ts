@@ -26,3 +26,19 @@ export function wrapText(text: string, width: number, opts: { indent?: string; s
   }
   return opts.style ? out.map((l) => (l === '' ? l : opts.style!(l))) : out;
 }
+
+/**
+ * A two-column line ("  /usage   what it does") wrapped with a hanging indent under its second
+ * column; when that column leaves less than 24 cells, the second column goes under the first,
+ * indented by 4. A line without a second column wraps under 2 spaces.
+ */
+export function wrapColumns(line: string, width: number): string[] {
+  const m = /^( +\S+(?: \S+)*? {2,})(\S[\s\S]*)$/.exec(line);
+  if (!m) return line.length <= width ? [line] : wrapText(line, width, { indent: '  ' });
+  const [, head, text] = m;
+  if (head.length <= width && width - head.length >= 24) {
+    const rows = wrapText(text, width - head.length);
+    return rows.map((r, i) => (i === 0 ? head : ' '.repeat(head.length)) + r);
+  }
+  return [...wrapText(head.trimEnd(), width, { indent: '  ' }), ...wrapText(text, width - 4).map((r) => `    ${r}`)];
+}
