@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
+import { tempDir } from './support/helpers.js';
 
 const start = interactiveSessions();
 
@@ -99,6 +100,30 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     const resumed = await again.waitFor(/All done\.[\s\S]*❯/);
     expect(resumed).toMatch(/❯ look\n[\s\S]*Let me look\.\n✓ bash echo replayed-output\n\s*│ replayed-output\n[\s\S]*All done\./);
     fits(resumed, columns);
+  });
+
+  it('/compact shows a "compacting" spinner; Esc cancels it and nothing is written', async (ctx) => {
+    const home = tempDir('mini-agent-home-');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 50 } }));
+    const answer = (n: number) => `Answer ${n}: ${LONG} ${LONG}`;
+    const { t } = start(ctx, [{ text: answer(1) }, { text: answer(2) }, { text: answer(3) }, { text: 'the summary', delayMs: 400 }], [], { columns, rows: 30, home });
+    await t.waitFor(READY);
+    for (const n of [1, 2, 3]) {
+      t.type(`question ${n}`);
+      t.keys('Enter');
+      await t.waitFor(new RegExp(`Answer ${n}:[\\s\\S]*scripted/script[\\s\\S]*❯\\s*$`));
+    }
+    t.type('/compact');
+    t.keys('Enter');
+    const spinning = await t.waitFor(/compacting \d/);
+    expect(spinning).not.toMatch(/thinking \d/);
+    t.keys('Escape');
+    const cancelled = await t.waitFor(/compaction cancelled:\s+nothing\s+was\s+changed/, { timeoutMs: 8000 });
+    expect(cancelled).not.toMatch(/compacting \d/);
+    fits(cancelled, columns);
+    t.keys('C-d');
+    await t.exited();
+    expect(sessionEntries(home).filter((e) => e.type === 'compaction')).toEqual([]);
   });
 
   it('a prompt template added after start-up is found', async (ctx) => {

@@ -6,7 +6,7 @@
 import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
-import { ruleInBrief } from '../tools/permissions.js';
+import { answerNote, compactionLines } from './answer-note.js';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
@@ -60,6 +60,7 @@ export class Conversation {
   /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
   private readonly reasoning: ReasoningView;
   private shellRun: ShellRun | undefined; // `!cmd` in progress
+  private compacting: number | undefined; // when the compaction in progress began
 
   constructor(
     private readonly agent: Agent,
@@ -89,7 +90,7 @@ export class Conversation {
         if (this.question?.request !== request) return;
         this.question = undefined;
         request.signal.removeEventListener('abort', onAbort);
-        this.screen.print([this.p.dim(`  ${request.tool}: ${answerNote(reply, request)}`)]);
+        this.screen.print(wrapText(`  ${request.tool}: ${answerNote(reply, request)}`, this.screen.width, { indent: '    ', style: this.p.dim }));
         this.redraw();
         resolve(reply);
       };
@@ -114,7 +115,7 @@ export class Conversation {
     }
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
-      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
+      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun || this.compacting ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
@@ -175,7 +176,7 @@ export class Conversation {
   /** Ctrl+C: stop the run (what it had not delivered comes back to the editor); on an empty line twice, leave. */
   private interrupt(): void {
     if (this.shellRun) return this.shellRun.controller.abort();
-    if (this.running) {
+    if (this.running || this.compacting !== undefined) {
       this.agent.abort(); // what it had not delivered comes back with run_settled (settled())
       this.redraw();
       return;
@@ -273,8 +274,14 @@ export class Conversation {
       case 'follow_up_delivered':
         this.printUser(e.text, e.type === 'steer_delivered' ? 'steer' : 'follow-up');
         break;
+      case 'compaction_start': // a spinner that says so; Esc or Ctrl+C cancels it (nothing is written then)
+        [this.compacting, this.doing] = [this.now(), 'compacting'];
+        this.ticker ??= setInterval(() => this.redraw(), 100);
+        break;
       case 'compaction_end':
-        this.screen.print([e.ok ? this.p.dim(`compacted: ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens (the originals stay in the session)`) : this.p.red(`compaction failed: ${clean(e.error ?? '')}`)]);
+        [this.compacting, this.doing] = [undefined, 'thinking'];
+        if (!this.running) this.close(); // the ticker
+        this.screen.print(compactionLines(e, this.screen.width, this.p));
         break;
       case 'warning':
         this.screen.print([this.p.yellow(`warning: ${clean(e.message)}`)]);
@@ -372,6 +379,7 @@ export class Conversation {
     if (this.stream) live.push(...this.stream.live());
     for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p));
     if (this.shellRun && !this.question) live.push(shellRunLine(this.shellRun, this.now(), width, this.p));
+    if (this.compacting !== undefined && !this.running) live.push(waitingLine(this.now() - this.compacting, 'compacting', undefined, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
     const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
@@ -388,12 +396,4 @@ export class Conversation {
     live.push(...r.lines);
     return { lines: live, cursor: this.question ? cursor : { line: top + r.cursorLine, column: r.cursorColumn } };
   };
-}
-
-/** An answer as the scrollback keeps it: the decision, the rule "always" stored, the reason given with a "no". */
-function answerNote(reply: PermissionReply, request: PermissionRequest): string {
-  const r = typeof reply === 'string' ? { decision: reply } : reply;
-  if (r.decision === 'always') return `always (${clean(ruleInBrief(r.rule ?? request.suggestedRule, 60))})`;
-  if (r.decision === 'deny' && r.reason) return `deny (${clean(r.reason)})`;
-  return r.decision;
 }
