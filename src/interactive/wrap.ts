@@ -12,14 +12,15 @@ export function wrapText(text: string, width: number, opts: { indent?: string; s
   const inner = Math.max(1, w - indent.length);
   const out: string[] = [];
   for (const line of sanitizeForTerminal(text, 2).split('\n')) {
+    const lead = /^ */.exec(line)![0].slice(0, w - 1); // a paragraph's own indentation stays on its first row
     const paragraph = line.replace(/[ \t]+/g, ' ').trim(); // runs of spaces as one: each row is then a prefix of the rest
-    const rows = wrapSpans([{ text: paragraph, style: '' }], w);
+    const rows = wrapSpans([{ text: paragraph, style: '' }], w - lead.length);
     if (rows.length === 0) {
       out.push('');
       continue;
     }
     const first = serializeRow(rows[0], false);
-    out.push(first);
+    out.push(lead + first);
     // The rest of the paragraph rewrapped to the width the indent leaves.
     const rest = paragraph.slice(first.length).trimStart();
     if (rest !== '') for (const row of wrapSpans([{ text: rest, style: '' }], inner)) out.push(indent + serializeRow(row, false));
