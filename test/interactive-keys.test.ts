@@ -126,6 +126,24 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     expect(sessionEntries(home).filter((e) => e.type === 'compaction')).toEqual([]);
   });
 
+  it('Ctrl+G edits the input in $EDITOR (a 0600 file) and reads it back; Ctrl+L redraws', async (ctx) => {
+    const dir = tempDir();
+    const editor = join(dir, 'fake-editor.sh');
+    writeFileSync(editor, `#!/bin/sh\nstat -c 'mode %a' "$1" >> "$1"\nprintf 'from the editor' >> "$1"\n`, { mode: 0o755 });
+    const { t } = start(ctx, [{ text: 'edited text received' }], [], { columns, rows: 30, env: { EDITOR: editor, VISUAL: '' } });
+    await t.waitFor(READY);
+    t.type('draft ');
+    t.keys('C-g');
+    const edited = await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
+    fits(edited, columns);
+    t.keys('C-l');
+    await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
+    t.keys('Enter');
+    await t.waitFor(/edited text received/);
+    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
+    expect(users.map((e) => e.message.content[0].text)).toEqual(['draft mode 600\nfrom the editor']);
+  });
+
   it('a prompt template added after start-up is found', async (ctx) => {
     const { t, cwd } = start(ctx, [{ text: 'template ran' }], [], { columns, rows: 30 });
     await t.waitFor(READY);

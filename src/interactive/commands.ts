@@ -295,6 +295,8 @@ export function helpLines(p: Paint): string[] {
     '  Up / Down        history',
     '  Esc              stop the run, as Ctrl+C does (its queued messages come back to the editor)',
     '  !command         run a shell command through the bash tool; its output joins the conversation',
+    '  Ctrl+G           edit the input in $VISUAL or $EDITOR',
+    '  Ctrl+L           redraw the input area (the scrollback stays)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning (dimmed; one line once the answer starts)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',

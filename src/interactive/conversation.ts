@@ -6,7 +6,7 @@
 import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
-import { answerNote, compactionLines } from './answer-note.js';
+import { answerNote, compactionLines, settledLines } from './answer-note.js';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
@@ -18,9 +18,9 @@ import { ReasoningView, thinkingLines } from './reasoning.js';
 import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
-import { budgetLine } from '../core/cost-text.js';
 import { wrapText } from './wrap.js';
 import { replayedToolLines } from './replay-tools.js';
+import { editInput } from './external-editor.js';
 import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
 export interface ConversationOptions {
@@ -117,6 +117,8 @@ export class Conversation {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
       if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun || this.compacting ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.reasoning.toggle(this.screen.width));
+      if (key.ctrl && !key.alt && key.name === 'l') return this.screen.flush(); // redraw the live region (the scrollback stays)
+      if (key.ctrl && !key.alt && key.name === 'g') return this.printNow(editInput(this.editor, this.opts.env, this.screen.width, this.p)); // $EDITOR
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
     const result = this.editor.handleKey(key);
@@ -125,7 +127,7 @@ export class Conversation {
   }
 
   close(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    clearInterval(this.ticker);
     this.ticker = undefined;
   }
 
@@ -322,15 +324,9 @@ export class Conversation {
     this.tools.clear();
     this.queue = [];
     this.lastRun = this.runEvents;
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = undefined;
+    this.close(); // the ticker
     this.takeBack(e.undelivered);
-    if (e.stopReason === 'aborted') this.screen.print([this.p.yellow('stopped')]);
-    else if (e.stopReason === 'error' && e.error) this.screen.print(wrapText(`error${e.error.kind === 'unknown' ? '' : ` (${e.error.kind})`}: ${e.error.message}`, this.screen.width, { indent: '  ', style: this.p.red }));
-    else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
-    else if (e.stopReason === 'max_turns') this.screen.print([this.p.yellow(`stopped after ${e.turns} turns (the turn limit)`)]);
-    else if (e.stopReason === 'loop_detected') this.screen.print([this.p.yellow('stopped: the same tool call again and again (loop detected)')]);
-    else if (e.stopReason === 'budget' && e.budget) this.screen.print([this.p.yellow(budgetLine(e.budget))]);
+    this.screen.print(settledLines(e, this.screen.width, this.p));
     const st = this.agent.state();
     const status = statusLine(
       { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
