@@ -144,6 +144,33 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     expect(users.map((e) => e.message.content[0].text)).toEqual(['draft mode 600\nfrom the editor']);
   });
 
+  it('Ctrl+R searches the history in the live region; Enter takes the match, Esc gives the input back', async (ctx) => {
+    const { t } = start(ctx, [{ text: 'one' }, { text: 'two' }, { text: 'three' }], [], { columns, rows: 30 });
+    await t.waitFor(READY);
+    for (const [prompt, answer] of [['first alpha', 'one'], ['second beta', 'two'], ['third alpha', 'three']]) {
+      t.type(prompt);
+      t.keys('Enter');
+      await t.waitFor(new RegExp(`\\n${answer}\\n[\\s\\S]*scripted/script[\\s\\S]*❯\\s*$`));
+    }
+    t.type('typed');
+    t.keys('C-r');
+    t.type('alp');
+    await t.waitFor(/\(history search\) alp: third alpha\s*$/);
+    t.keys('C-r');
+    await t.waitFor(/\(history search\) alp: first alpha\s*$/);
+    t.keys('Enter');
+    const taken = await t.waitFor(/❯ first alpha\s*$/);
+    expect(taken).not.toContain('history search');
+    t.keys('C-u');
+    t.type('kept');
+    t.keys('C-r');
+    t.type('zzz');
+    const none = await t.waitFor(/\(history search\) zzz: no match/);
+    fits(none, columns);
+    t.keys('Escape');
+    await t.waitFor(/❯ kept\s*$/);
+  });
+
   it('a prompt template added after start-up is found', async (ctx) => {
     const { t, cwd } = start(ctx, [{ text: 'template ran' }], [], { columns, rows: 30 });
     await t.waitFor(READY);

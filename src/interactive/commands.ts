@@ -295,6 +295,7 @@ export function helpLines(p: Paint): string[] {
     '  Up / Down        history',
     '  Esc              stop the run, as Ctrl+C does (its queued messages come back to the editor)',
     '  !command         run a shell command through the bash tool; its output joins the conversation',
+    '  Ctrl+R           search the history (again: older; Enter takes it, Esc gives the input back)',
     '  Ctrl+G           edit the input in $VISUAL or $EDITOR',
     '  Ctrl+L           redraw the input area (the scrollback stays)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',

@@ -21,6 +21,7 @@ import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, stat
 import { wrapText } from './wrap.js';
 import { replayedToolLines } from './replay-tools.js';
 import { editInput } from './external-editor.js';
+import { searchKey, searchLine, startsSearch, type HistorySearch } from './history-search.js';
 import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
 export interface ConversationOptions {
@@ -61,6 +62,7 @@ export class Conversation {
   private readonly reasoning: ReasoningView;
   private shellRun: ShellRun | undefined; // `!cmd` in progress
   private compacting: number | undefined; // when the compaction in progress began
+  private search: HistorySearch | undefined; // Ctrl+R
 
   constructor(
     private readonly agent: Agent,
@@ -107,6 +109,7 @@ export class Conversation {
   }
 
   key(key: Key): void {
+    if (!this.question && (this.search || startsSearch(key))) return void ((this.search = searchKey(this.search, key, this.editor)), this.redraw());
     if (key.name !== 'text' && key.name !== 'paste' && key.ctrl && key.name === 'c') return this.interrupt();
     if (this.question) {
       this.question.key(key);
@@ -379,7 +382,7 @@ export class Conversation {
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
     const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
-    const r = this.editor.render(width, { prompt: hint });
+    const r = this.search ? { lines: [searchLine(this.search, this.editor.historyEntries(), width, this.p)], cursorLine: 0, cursorColumn: Math.min(width - 1, 17 + this.search.query.length) } : this.editor.render(width, { prompt: hint });
     let cursor: Cursor | undefined;
     if (this.question) {
       // The question gets the rows the rest of the live region leaves (the screen drops rows from the top, never from it).
