@@ -225,7 +225,7 @@ describe('the spinner and the queue', () => {
     await t.waitFor(/after the retry[\s\S]*scripted\/script · ↑/);
   });
 
-  it('queued messages are listed under the input; /cancel drops one, Esc pulls one back, Ctrl+C returns the rest', async (ctx) => {
+  it('queued messages are listed under the input; /cancel drops one, Esc stops the run and returns the rest', async (ctx) => {
     const { t } = start(ctx, [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 20' } }] }, { text: 'never' }], ['--yes']);
     await t.waitFor(READY);
     t.type('start');
@@ -241,12 +241,10 @@ describe('the spinner and the queue', () => {
     t.type('/cancel 1');
     t.keys('Enter');
     await t.waitFor(/cancelled the steer: steer one/);
+    // Esc while running stops the run, as Ctrl+C does (issue 24): what was still queued comes back to the editor.
     t.keys('Escape');
-    await t.waitFor(/❯ steer three\s*$/);
-    t.keys('C-u');
-    t.keys('C-c');
     await t.waitFor(/stopped/);
-    const screen = await t.waitFor(/❯ >> follow two\s*$/);
+    const screen = await t.waitFor(/❯ >> follow two\n\s*steer three\s*$/);
     expect(screen).not.toMatch(/steer 1:|follow-up 2:/);
   });
 });

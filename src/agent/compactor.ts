@@ -128,6 +128,7 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     if (tokensAfter >= found) return fail(`refused: the summary would leave ${tokensAfter} tokens, not fewer than the ${found} before (also when asked for one under ${Math.floor(room * 0.5)} words)`);
     warnings.push(`the first summary would have left ${first} tokens, not fewer than the ${found} before; it was asked again, shorter`);
   }
+  if (req.signal.aborted) return fail('the compaction was aborted'); // cancelled once summarized: nothing is written
   for (const message of warnings) emit({ type: 'warning', message: `compaction: ${message}` });
   // tokensBefore may be the provider's count (reported usage); the count after is scaled alike, so the two compare.
   if (tokensBefore !== found && found > 0) tokensAfter = Math.round((tokensAfter * tokensBefore) / found);

@@ -287,13 +287,31 @@ async function executeCalls(
     const call = calls[i];
     opts.emit(toolStart(call, turn));
     const started = performance.now();
-    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: opts.emit });
-    done[i] = { result: adjust(i, result), durationMs: performance.now() - started };
+    const waiting = approvalWait(opts.emit);
+    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: waiting.emit });
+    done[i] = { result: adjust(i, result), durationMs: Math.max(0, performance.now() - started - waiting.ms()) };
     while (stored < calls.length && done[stored]) {
       record(calls[stored], done[stored]!.result, done[stored]!.durationMs, turn, opts, outcome);
       stored++;
     }
   });
+}
+
+/** An emit that times the waits for an approval (permission_request to permission_decision): a tool's duration leaves them out. */
+function approvalWait(emit: LoopOptions['emit']): { emit: LoopOptions['emit']; ms: () => number } {
+  let total = 0;
+  let asked: number | undefined;
+  return {
+    emit: (e) => {
+      if (e.type === 'permission_request') asked = performance.now();
+      else if (e.type === 'permission_decision' && asked !== undefined) {
+        total += performance.now() - asked;
+        asked = undefined;
+      }
+      emit(e);
+    },
+    ms: () => total + (asked === undefined ? 0 : performance.now() - asked),
+  };
 }
 
 /** Gives every call the same kind of error result without running it. */

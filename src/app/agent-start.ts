@@ -79,6 +79,16 @@ function lastModelChange(store: SessionStore): { provider: string; model: string
 }
 
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
+/**
+ * What setModel (`/model`) resolves with, over the agent's options. Another provider drops the
+ * --base-url and --api-key given for the first: each provider keeps its own URL and key (its
+ * preset, its env vars, its config), and a missing key is the usual clear error (issue 24).
+ */
+export function modelSwitch(current: string, opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Partial<CreateAgentOptions> {
+  const other = opts.provider !== undefined && opts.provider !== current;
+  return { script: undefined, modelAdapter: undefined, ...(other ? { baseUrl: undefined, apiKey: undefined } : {}), ...opts };
+}
+
 export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
   const o = { ...options, ...over };
   const flags = {

@@ -16,7 +16,7 @@ import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { Skill } from '../extensions/skills.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
-import { resolveFor, runLimits, startModelAndSession } from './agent-start.js';
+import { modelSwitch, resolveFor, runLimits, startModelAndSession } from './agent-start.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
@@ -199,7 +199,7 @@ class AgentImpl implements Agent {
 
   async setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }> {
     this.idleOnly('change the model');
-    const over = { script: undefined, modelAdapter: undefined, ...opts };
+    const over = modelSwitch(this.resolved.config.provider, opts);
     const resolved = resolveFor(this.options, this.cwd, this.env, over);
     const model = await createModel({ cwd: this.cwd }, resolved);
     this.idleOnly('change the model'); // a prompt may have started while the model loaded
@@ -236,6 +236,10 @@ class AgentImpl implements Agent {
 
   expandPromptTemplate(text: string): { name: string; text: string } | undefined {
     return this.extensions.expandPromptTemplate(text);
+  }
+
+  reloadPromptTemplates(): Promise<readonly PromptTemplate[]> {
+    return this.extensions.reloadPromptTemplates();
   }
 
   expandSkill(text: string): { name: string; text: string } | undefined {
@@ -377,6 +381,7 @@ class AgentImpl implements Agent {
       },
       exclusive: (task) => this.runner.exclusive(task),
       compactionConfig: () => this.compactionConfig(),
+      runTool: (call, signal) => this.tools.execute(call, { cwd: this.cwd, signal }),
     };
   }
 

@@ -28,7 +28,8 @@ export interface ExtensionsOptions {
 
 export class AgentExtensions {
   readonly skills: readonly Skill[];
-  readonly promptTemplates: readonly PromptTemplate[];
+  /** Loaded at the start, read again by reloadPromptTemplates() (a template added after start-up is found). */
+  promptTemplates: readonly PromptTemplate[];
   /** Problems found while loading (bad front matter), one line each, naming the file. */
   readonly warnings: readonly string[];
   /** Folders outside the workspace that read_file may read: the user's skills. */
@@ -98,6 +99,12 @@ export class AgentExtensions {
   resultNote(access: CallAccess): string | undefined {
     if (this.opts.config.contextFiles.enabled === false || access.paths.length === 0) return undefined;
     return this.nested.forPaths(access.paths);
+  }
+
+  /** The two prompt folders read again: templates added, changed or removed since start-up count (issue 24). */
+  async reloadPromptTemplates(): Promise<readonly PromptTemplate[]> {
+    this.promptTemplates = (await loadPromptTemplates(this.opts)).templates;
+    return this.promptTemplates;
   }
 
   /** `/name args` naming a prompt template: its text with the arguments filled in. */

@@ -11,6 +11,7 @@ import { treeJson } from '../session/tree-json.js';
 import { formatTree } from '../session/tree-text.js';
 import { collectFileLists, emptyFileLists } from '../session/file-lists.js';
 import { AgentError } from './errors.js';
+import { runShellCommand, type ShellCommandHost } from './shell-command.js';
 import type { AgentSessionHandle } from './types.js';
 
 /** What a handle needs from its agent. */
@@ -26,6 +27,8 @@ export interface HandleHost {
   /** Runs a task in the queue of runs (after the run in progress). */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
   compactionConfig(): CompactionConfig;
+  /** Runs a call through the agent's tools (permission gate, sandbox, hooks). */
+  runTool: ShellCommandHost['runTool'];
 }
 
 export function sessionHandle(host: HandleHost, generation: number): AgentSessionHandle {
@@ -104,6 +107,11 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
       const undone = uncompact(store);
       if (!undone) throw new AgentError('invalid_argument', `session ${store.id} has no compaction on its active path`);
       return undone.leafId ?? '(before the first entry)';
+    },
+    async shell(command, opts = {}) {
+      live('run a shell command');
+      if (typeof command !== 'string' || command.trim() === '') throw new AgentError('invalid_argument', 'the shell command is empty');
+      return host.exclusive(() => runShellCommand({ store: () => store, runTool: host.runTool }, command, opts.signal));
     },
     async export(format, file) {
       live('read');

@@ -16,6 +16,7 @@ import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
 import type { ConfigRow } from './config-show.js';
 import type { ExportFormat } from './export.js';
+import type { ShellCommandResult } from './shell-command.js';
 import type { SessionChoice } from './session-open.js';
 import type { ThinkingChange, ThinkingLevel } from './thinking-control.js';
 import type { PromptImage } from './prompt-images.js';
@@ -155,6 +156,11 @@ export interface AgentSessionHandle {
   branchWithSummary(entry: string): Promise<BranchSummaryResult>;
   /** Undoes the latest compaction on the active path by moving the leaf back before it (nothing is deleted); returns the new leaf. */
   uncompact(): string;
+  /**
+   * `!cmd`: runs a shell command through the bash tool (permissions, sandbox and hooks apply) and adds
+   * the command with its output to the conversation as a user message; aborted or refused, nothing is added.
+   */
+  shell(command: string, opts?: { signal?: AbortSignal }): Promise<ShellCommandResult>;
 }
 
 export type CompactResult =
@@ -200,6 +206,8 @@ export interface Agent {
   readonly promptTemplates: readonly PromptTemplate[];
   /** `/name args` for a known template: its text with the arguments filled in; undefined for anything else. */
   expandPromptTemplate(text: string): { name: string; text: string } | undefined;
+  /** The prompt folders read again (the interactive mode does it before each `/`): returns the templates now known. */
+  reloadPromptTemplates(): Promise<readonly PromptTemplate[]>;
   /** The skills of the workspace (`.mini-agent/skills/NAME/SKILL.md`) and the user (`$MINI_AGENT_HOME/skills/`), loaded once. */
   readonly skills: readonly Skill[];
   /** `/skill:name args` for a known skill: its instructions wrapped for the model, the arguments after them. */

@@ -9,7 +9,7 @@ import { preview, type Usage } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { sessionsDir } from '../session/paths.js';
-import { clean, nearest, type Paint } from './view.js';
+import { clean, nearest, paint, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
 import { sessionDiffLines } from './session-diff.js';
@@ -18,6 +18,7 @@ import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 import type { Overlay } from './picker.js';
 import { modelPicker, sessionPicker } from './pickers.js';
 import { treePicker } from './tree-picker.js';
+import { wrapColumns, wrapText } from './wrap.js';
 
 export interface CommandContext {
   agent: Agent;
@@ -69,7 +70,8 @@ const COMMANDS: Command[] = [
       const skills = ctx.agent.skills;
       const sw = Math.max(0, ...skills.map((s) => s.name.length));
       if (skills.length) lines.push('', ctx.paint.bold('Skills'), ...skills.map((s) => `  /skill:${s.name.padEnd(sw)} ARGS  ${clean(s.description)}${ctx.paint.dim(` (${s.source})`)}`));
-      ctx.print([...helpLines(ctx.paint), ...lines]);
+      const plain = [...helpLines(paint(false)), ...lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))];
+      ctx.print(plain.flatMap((l) => (l === '' || l.startsWith(' ') ? wrapColumns(l, ctx.width) : [ctx.paint.bold(l)])));
     },
   },
   { names: ['exit', 'quit'], usage: '/exit', help: 'leave (Ctrl+D on an empty line too)', run: (ctx) => ctx.exit() },
@@ -313,13 +315,13 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<voi
   const command = BY_NAME.get(name);
   if (!command) {
     const guess = nearest(name, [...COMMAND_NAMES, ...ctx.agent.promptTemplates.map((t) => t.name), ...ctx.agent.skills.map((s) => `skill:${s.name}`)]);
-    ctx.print([ctx.paint.red(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`)]);
+    ctx.print(wrapText(`unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; nothing was sent to the model)`, ctx.width, { indent: '  ', style: ctx.paint.red }));
     return;
   }
   try {
     await command.run(ctx, arg);
   } catch (err) {
-    ctx.print([ctx.paint.red(`/${name}: ${clean((err as Error)?.message ?? String(err))}`)]);
+    ctx.print(wrapText(`/${name}: ${(err as Error)?.message ?? String(err)}`, ctx.width, { indent: '  ', style: ctx.paint.red }));
   }
 }
 
@@ -336,7 +338,11 @@ export function helpLines(p: Paint): string[] {
     '  Up / Down        history',
     '  @                pick a file (fuzzy, as you type); its content goes with the message',
     '  Tab              complete a command, its argument or a path; / alone lists the commands',
-    '  Esc              pull the last queued message back into the editor (/cancel drops one)',
+    '  Esc              stop the run, as Ctrl+C does (its queued messages come back to the editor)',
+    '  !command         run a shell command through the bash tool; its output joins the conversation',
+    '  Ctrl+R           search the history (again: older; Enter takes it, Esc gives the input back)',
+    '  Ctrl+G           edit the input in $VISUAL or $EDITOR',
+    '  Ctrl+L           redraw the input area (the scrollback stays)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning or a tool's output, whichever came last (printed again below)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',

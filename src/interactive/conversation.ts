@@ -7,7 +7,7 @@ import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
 import { withoutFiles } from '../app/prompt-files.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
-import { ruleInBrief } from '../tools/permissions.js';
+import { answerNote, compactionLines, settledLines } from './answer-note.js';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
@@ -23,7 +23,11 @@ import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { LastBlock } from './last-block.js';
 import { liveTailLines } from './tool-block.js';
 import { clean, cut, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
-import { budgetLine } from '../core/cost-text.js';
+import { wrapText } from './wrap.js';
+import { replayedToolLines } from './replay-tools.js';
+import { editInput } from './external-editor.js';
+import { searchKey, searchLine, startsSearch, type HistorySearch } from './history-search.js';
+import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
 export interface ConversationOptions {
   color: boolean;
@@ -65,6 +69,9 @@ export class Conversation {
   private readonly lastBlock: LastBlock; // what Ctrl+O acts on
   /** The `@` file picker, the `/` menu and Tab completion (pointing.ts). */
   private readonly pointing: Pointing;
+  private shellRun: ShellRun | undefined; // `!cmd` in progress
+  private compacting: number | undefined; // when the compaction in progress began
+  private search: HistorySearch | undefined; // Ctrl+R
 
   constructor(
     private readonly agent: Agent,
@@ -96,7 +103,7 @@ export class Conversation {
         if (this.question?.request !== request) return;
         this.question = undefined;
         request.signal.removeEventListener('abort', onAbort);
-        this.screen.print([this.p.dim(`  ${request.tool}: ${answerNote(reply, request)}`)]);
+        this.screen.print(wrapText(`  ${request.tool}: ${answerNote(reply, request)}`, this.screen.width, { indent: '    ', style: this.p.dim }));
         this.redraw();
         resolve(reply);
       };
@@ -114,6 +121,7 @@ export class Conversation {
 
   key(key: Key): void {
     if (!this.question && this.overlay.key(key)) return this.redraw();
+    if (!this.question && (this.search || startsSearch(key))) return void ((this.search = searchKey(this.search, key, this.editor)), this.redraw());
     if (key.name !== 'text' && key.name !== 'paste' && key.ctrl && key.name === 'c') return this.interrupt();
     if (this.question) {
       this.question.key(key);
@@ -123,8 +131,10 @@ export class Conversation {
     if (this.pointing.key(key, this.editor)) return this.redraw();
     if (key.name !== 'text' && key.name !== 'paste') {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
-      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.pullBack();
+      if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun || this.compacting ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.lastBlock.toggle(this.screen.width));
+      if (key.ctrl && !key.alt && key.name === 'l') return this.screen.flush(); // redraw the live region (the scrollback stays)
+      if (key.ctrl && !key.alt && key.name === 'g') return this.printNow(editInput(this.editor, this.opts.env, this.screen.width, this.p)); // $EDITOR
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
     const result = this.editor.handleKey(key);
@@ -133,7 +143,7 @@ export class Conversation {
   }
 
   close(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    clearInterval(this.ticker);
     this.ticker = undefined;
   }
 
@@ -141,6 +151,9 @@ export class Conversation {
 
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
+    const command = shellCommandOf(text);
+    if (command !== undefined) return runShellLine(command, { agent: this.agent, p: this.p, width: () => this.screen.width, now: this.now, print: (l) => this.screen.print(l), setRun: (r) => (this.shellRun = r), redraw: () => this.redraw() });
+    if (isCommand(text)) await this.agent.reloadPromptTemplates().catch(() => undefined); // a template added since start-up is found
     const template = isCommand(text) ? (this.agent.expandSkill(text) ?? this.agent.expandPromptTemplate(text)) : undefined;
     if (template) {
       const what = text.trim().startsWith('/skill:') ? 'skill' : 'prompt template';
@@ -159,7 +172,7 @@ export class Conversation {
         switched: () => this.replay(),
         toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
         open: (overlay) => this.overlay.open(overlay), run: (line) => void this.submit(line),
-      }).catch((err: unknown) => this.screen.print([this.p.red(err instanceof CommandError ? err.message : String(err))]));
+      }).catch((err: unknown) => this.screen.print(wrapText(err instanceof CommandError ? err.message : String(err), this.screen.width, { indent: '  ', style: this.p.red })));
       this.redraw();
       return;
     }
@@ -173,15 +186,16 @@ export class Conversation {
         return;
       }
       this.printUser(message);
-      this.agent.prompt(message).catch((err: unknown) => this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]));
+      this.agent.prompt(message).catch((err: unknown) => this.screen.print(wrapText(`error: ${(err as Error)?.message ?? String(err)}`, this.screen.width, { indent: '  ', style: this.p.red })));
     } catch (err) {
-      this.screen.print([this.p.red(`error: ${(err as Error)?.message ?? String(err)}`)]);
+      this.screen.print(wrapText(`error: ${(err as Error)?.message ?? String(err)}`, this.screen.width, { indent: '  ', style: this.p.red }));
     }
   }
 
   /** Ctrl+C: stop the run (what it had not delivered comes back to the editor); on an empty line twice, leave. */
   private interrupt(): void {
-    if (this.running) {
+    if (this.shellRun) return this.shellRun.controller.abort();
+    if (this.running || this.compacting !== undefined) {
       this.agent.abort(); // what it had not delivered comes back with run_settled (settled())
       this.redraw();
       return;
@@ -252,7 +266,6 @@ export class Conversation {
       case 'message_end':
         this.endReasoning();
         this.endAnswer();
-        if (e.message.stopReason === 'error' && e.message.errorMessage) this.screen.print([this.p.red(`error: ${clean(e.message.errorMessage)}`)]);
         break;
       case 'retry':
         // The failed attempt's answer is discarded; what of it reached the scrollback stays there, marked.
@@ -283,8 +296,14 @@ export class Conversation {
       case 'follow_up_delivered':
         this.printUser(e.text, e.type === 'steer_delivered' ? 'steer' : 'follow-up');
         break;
+      case 'compaction_start': // a spinner that says so; Esc or Ctrl+C cancels it (nothing is written then)
+        [this.compacting, this.doing] = [this.now(), 'compacting'];
+        this.ticker ??= setInterval(() => this.redraw(), 100);
+        break;
       case 'compaction_end':
-        this.screen.print([e.ok ? this.p.dim(`compacted: ${e.summarizedEntries} entries summarized, ${e.tokensBefore} → ${e.tokensAfter} tokens (the originals stay in the session)`) : this.p.red(`compaction failed: ${clean(e.error ?? '')}`)]);
+        [this.compacting, this.doing] = [undefined, 'thinking'];
+        if (!this.running) this.close(); // the ticker
+        this.screen.print(compactionLines(e, this.screen.width, this.p));
         break;
       case 'warning':
         this.screen.print([this.p.yellow(`warning: ${clean(e.message)}`)]);
@@ -325,23 +344,15 @@ export class Conversation {
     this.tools.clear();
     this.queue = [];
     this.lastRun = this.runEvents;
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = undefined;
+    this.close(); // the ticker
     this.takeBack(e.undelivered);
-    if (e.stopReason === 'aborted') this.screen.print([this.p.yellow('stopped')]);
-    else if (e.stopReason === 'error' && e.error) this.screen.print([this.p.red(`error (${e.error.kind}): ${clean(e.error.message)}`)]);
-    else if (e.stopReason === 'refused') this.screen.print([this.p.red(`the model refused${e.refusal?.explanation ? `: ${clean(e.refusal.explanation)}` : ''}`)]);
-    else if (e.stopReason === 'max_turns') this.screen.print([this.p.yellow(`stopped after ${e.turns} turns (the turn limit)`)]);
-    else if (e.stopReason === 'loop_detected') this.screen.print([this.p.yellow('stopped: the same tool call again and again (loop detected)')]);
-    else if (e.stopReason === 'budget' && e.budget) this.screen.print([this.p.yellow(budgetLine(e.budget))]);
+    this.screen.print(settledLines(e, this.screen.width, this.p));
     const st = this.agent.state();
-    this.screen.print([
-      statusLine(
-        { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
-        this.p,
-      ),
-      '',
-    ]);
+    const status = statusLine(
+      { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
+      paint(false),
+    );
+    this.screen.print([...wrapText(status, this.screen.width, { style: this.p.dim }), '']);
   }
 
   // ---- drawing ----
@@ -368,6 +379,7 @@ export class Conversation {
         const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
         this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
       }
+      if (m.role === 'assistant') this.screen.print(replayedToolLines(m, messages, this.screen.width, this.p));
     }
   }
 
@@ -382,10 +394,12 @@ export class Conversation {
     live.push(...this.reasoning.live(width));
     if (this.stream) live.push(...this.stream.live());
     for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p), ...liveTailLines(t.tail ?? '', width, this.p));
+    if (this.shellRun && !this.question) live.push(shellRunLine(this.shellRun, this.now(), width, this.p));
+    if (this.compacting !== undefined && !this.running) live.push(waitingLine(this.now() - this.compacting, 'compacting', undefined, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));
     const queue = queueLines(this.queue, width, this.p);
     const hint = this.running ? this.p.dim('❯ ') : this.p.cyan('❯ ');
-    const r = this.editor.render(width, { prompt: hint });
+    const r = this.search ? { lines: [searchLine(this.search, this.editor.historyEntries(), width, this.p)], cursorLine: 0, cursorColumn: Math.min(width - 1, 17 + this.search.query.length) } : this.editor.render(width, { prompt: hint });
     let cursor: Cursor | undefined;
     const o = this.question ? undefined : this.overlay.frame(width, this.screen.liveRows - live.length - queue.length, this.p, live.length);
     if (o) return { lines: [...live, ...o.lines, ...queue], cursor: o.cursor };
@@ -401,12 +415,4 @@ export class Conversation {
     if (!this.question) live.push(...this.pointing.lines(this.editor, width, this.p));
     return { lines: live, cursor: this.question ? cursor : { line: top + r.cursorLine, column: r.cursorColumn } };
   };
-}
-
-/** An answer as the scrollback keeps it: the decision, the rule "always" stored, the reason given with a "no". */
-function answerNote(reply: PermissionReply, request: PermissionRequest): string {
-  const r = typeof reply === 'string' ? { decision: reply } : reply;
-  if (r.decision === 'always') return `always (${clean(ruleInBrief(r.rule ?? request.suggestedRule, 60))})`;
-  if (r.decision === 'deny' && r.reason) return `deny (${clean(r.reason)})`;
-  return r.decision;
 }

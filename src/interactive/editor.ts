@@ -204,6 +204,11 @@ export class LineEditor {
   }
 
   /** Replaces the history (oldest first); the buffer stays, as the draft. */
+  /** The submitted entries, oldest first (Ctrl+R searches them). */
+  historyEntries(): readonly string[] {
+    return this.history;
+  }
+
   setHistory(entries: readonly string[]): void {
     this.history = entries.slice(-this.historyLimit);
     this.historyIndex = this.history.length;

@@ -11,6 +11,9 @@ import { Conversation } from './conversation.js';
 import { KeyParser } from './keys.js';
 import { Screen } from './screen.js';
 import { Terminal } from './terminal.js';
+import { routeConsole } from './console-route.js';
+import { paint } from './view.js';
+import { wrapText } from './wrap.js';
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 const ESC_WAIT_MS = 40;
@@ -36,6 +39,7 @@ export async function runInteractive(argv: string[]): Promise<number> {
   }
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });
   const screen = new Screen(terminal);
+  const unrouteConsole = routeConsole((text) => screen.print(wrapText(`warning: ${text}`, screen.width, { indent: '  ', style: paint(color).yellow })));
   for (const w of agent.warnings) screen.print([`warning: ${w}`]);
   for (const note of agent.notes) screen.print([note]);
   for (const w of agent.session.warnings) screen.print([`warning: ${w}`]);
@@ -60,6 +64,7 @@ export async function runInteractive(argv: string[]): Promise<number> {
       leaving = true;
       if (escTimer) clearTimeout(escTimer);
       conversation.close();
+      unrouteConsole();
       screen.close();
       terminal.restore();
       process.off('SIGTERM', onSignal);

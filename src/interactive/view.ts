@@ -76,14 +76,14 @@ export function toolHeaderLine(e: Extract<AgentEvent, { type: 'tool_end' }>, arg
 /** The spinner while the model works: what it is doing, how long, and a retry notice when there is one. */
 export function waitingLine(elapsedMs: number, doing: string, note: string | undefined, p: Paint): string {
   const frame = SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length];
-  return `${p.cyan(frame)} ${doing} ${p.dim(formatDuration(elapsedMs))}${note ? ' ' + p.yellow(note) : ''}  ${p.dim('(Ctrl+C to stop)')}`;
+  return `${p.cyan(frame)} ${doing} ${p.dim(formatDuration(elapsedMs))}${note ? ' ' + p.yellow(note) : ''}  ${p.dim('(Esc to stop)')}`;
 }
 
 /** Steers and follow-ups waiting, under the input. */
 export function queueLines(items: readonly QueueItem[], width: number, p: Paint): string[] {
   if (items.length === 0) return [];
   const lines = items.map((i, n) => p.dim(`  ${i.kind === 'steer' ? 'steer' : 'follow-up'} ${n + 1}: `) + cut(clean(i.text), width - 30) + p.dim(` (${i.id.slice(0, 6)})`));
-  return [...lines, p.dim('  (Esc pulls the last one back into the editor; /cancel N drops one)')];
+  return [...lines, p.dim('  (Esc stops the run and returns them to the editor; /cancel N drops one)')];
 }
 
 export interface StatusFacts {

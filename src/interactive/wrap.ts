@@ -1,0 +1,45 @@
+// Plain text wrapped to the screen's width instead of cut (issue 24 §6): error lines, the status
+// line, notices. Words stay whole where they fit; a word wider than the screen is split. Pure.
+import { sanitizeForTerminal, serializeRow, wrapSpans } from './terminal-text.js';
+
+/**
+ * `text` (made safe to print) as rows of at most `width` cells; the rows after the first of each
+ * paragraph start with `indent`. Each row is painted by `style` (a colour) when given.
+ */
+export function wrapText(text: string, width: number, opts: { indent?: string; style?: (s: string) => string } = {}): string[] {
+  const indent = opts.indent ?? '';
+  const w = Math.max(1, width);
+  const inner = Math.max(1, w - indent.length);
+  const out: string[] = [];
+  for (const line of sanitizeForTerminal(text, 2).split('\n')) {
+    const lead = /^ */.exec(line)![0].slice(0, w - 1); // a paragraph's own indentation stays on its first row
+    const paragraph = line.replace(/[ \t]+/g, ' ').trim(); // runs of spaces as one: each row is then a prefix of the rest
+    const rows = wrapSpans([{ text: paragraph, style: '' }], w - lead.length);
+    if (rows.length === 0) {
+      out.push('');
+      continue;
+    }
+    const first = serializeRow(rows[0], false);
+    out.push(lead + first);
+    // The rest of the paragraph rewrapped to the width the indent leaves.
+    const rest = paragraph.slice(first.length).trimStart();
+    if (rest !== '') for (const row of wrapSpans([{ text: rest, style: '' }], inner)) out.push(indent + serializeRow(row, false));
+  }
+  return opts.style ? out.map((l) => (l === '' ? l : opts.style!(l))) : out;
+}
+
+/**
+ * A two-column line ("  /usage   what it does") wrapped with a hanging indent under its second
+ * column; when that column leaves less than 24 cells, the second column goes under the first,
+ * indented by 4. A line without a second column wraps under 2 spaces.
+ */
+export function wrapColumns(line: string, width: number): string[] {
+  const m = /^( +\S+(?: \S+)*? {2,})(\S[\s\S]*)$/.exec(line);
+  if (!m) return line.length <= width ? [line] : wrapText(line, width, { indent: '  ' });
+  const [, head, text] = m;
+  if (head.length <= width && width - head.length >= 24) {
+    const rows = wrapText(text, width - head.length);
+    return rows.map((r, i) => (i === 0 ? head : ' '.repeat(head.length)) + r);
+  }
+  return [...wrapText(head.trimEnd(), width, { indent: '  ' }), ...wrapText(text, width - 4).map((r) => `    ${r}`)];
+}
