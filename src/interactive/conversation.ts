@@ -17,6 +17,7 @@ import { MarkdownStream } from './markdown.js';
 import { ReasoningView, thinkingLines } from './reasoning.js';
 import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
+import { headerLines } from './header.js';
 import { clean, cut, finishedToolLines, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { budgetLine } from '../core/cost-text.js';
 
@@ -71,9 +72,9 @@ export class Conversation {
   /** The header, the end of the conversation so far, and the editor. */
   start(): void {
     const s = this.agent.session;
-    this.screen.print([
-      this.p.bold('mini-agent') + this.p.dim(` · ${this.agent.model.provider}/${this.agent.model.id}${this.agent.thinking === 'off' ? '' : ` · thinking ${this.agent.thinking}`} · session ${s.name ?? s.id} · /help for commands, Ctrl+D to leave`),
-    ]);
+    const thinking = this.agent.thinking === 'off' ? [] : [`thinking ${this.agent.thinking}`];
+    const parts = ['mini-agent', `${this.agent.model.provider}/${this.agent.model.id}`, ...thinking, `session ${s.name ?? s.id}`, '/help for commands, Ctrl+D to leave'];
+    this.screen.print(headerLines(parts, this.screen.width, this.p));
     this.replay();
     this.redraw();
   }

@@ -8,6 +8,7 @@ import { AGENT_FLAGS, agentFlagsFrom, cleanParseError } from '../app/flags.js';
 import type { PermissionAsker } from '../app/permission-gate.js';
 import { UsageError } from '../core/types.js';
 import { Conversation } from './conversation.js';
+import { firstStartIfNeeded } from './first-start.js';
 import { KeyParser } from './keys.js';
 import { Screen } from './screen.js';
 import { Terminal } from './terminal.js';
@@ -26,6 +27,10 @@ export async function runInteractive(argv: string[]): Promise<number> {
     return 2;
   }
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  // No key for the configured provider: the first screen helps pick one (first-start.ts).
+  const first = await firstStartIfNeeded(flags, process.env, color);
+  if (first && 'exit' in first) return first.exit;
+  if (first) flags = first.flags;
   let ask: PermissionAsker = () => 'deny';
   let agent;
   try {
