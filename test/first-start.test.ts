@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { firstStartChoices, keyedProviders, missingKey, probeOllama, saveModelChoice } from '../src/app/first-start.js';
 import { PROVIDERS } from '../src/model/models.js';
-import { wrapText } from '../src/interactive/first-start.js';
+import { choiceLines, wrapText } from '../src/interactive/first-start.js';
 import { headerLines } from '../src/interactive/header.js';
 import stringWidth from 'string-width';
 import { runCli, tempDir } from './support/helpers.js';
@@ -140,6 +140,20 @@ describe('the first start in a terminal', () => {
   }, 30_000);
 });
 
+describe('leaving the first screen', () => {
+  it('SIGTERM on the first screen puts the terminal back and saves nothing', async (ctx) => {
+    const ollama = await fakeOllama();
+    const home = tempDir('mini-agent-home-');
+    const t = terminal(ctx, { MINI_AGENT_OLLAMA_URL: ollama.url }, 80, home);
+    await t.waitFor(/Pick a model/);
+    process.kill(t.pid(), 'SIGTERM');
+    const { code, cooked } = await t.exited();
+    expect(code).toBe(143);
+    expect(cooked).toBe(true);
+    expect(() => statSync(join(home, 'config.json'))).toThrow();
+  }, 30_000);
+});
+
 describe('print mode without a key', () => {
   it('still exits 2 with its one line, and never probes Ollama', async () => {
     const ollama = await fakeOllama();
@@ -221,5 +235,29 @@ describe('the first screen wraps, never cuts', () => {
     expect(headerLines(parts, 80, plain)).toEqual(['mini-agent · ollama/qwen3:8b · session 0123abcd', '/help for commands, Ctrl+D to leave']);
     expect(headerLines(parts, 40, plain)).toEqual(['mini-agent · ollama/qwen3:8b', 'session 0123abcd', '/help for commands, Ctrl+D to leave']);
     expect(headerLines(parts, 120, plain)).toEqual([parts.join(' · ')]);
+  });
+});
+
+describe('the model list', () => {
+  const plain = { dim: (s: string) => s, bold: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, cyan: (s: string) => s };
+  const many = Array.from({ length: 30 }, (_, i) => ({ provider: 'ollama', model: `m${i + 1}` }));
+
+  it('a list taller than the live region shows a window around the selection, and says where it is', () => {
+    const top = choiceLines(many, 0, 80, plain, 10);
+    expect(top).toHaveLength(10);
+    expect(top[1]).toBe('› 1. ollama/m1');
+    expect(top.at(-1)).toBe('  (1–8 of 30)');
+    const middle = choiceLines(many, 14, 80, plain, 10);
+    expect(middle).toHaveLength(10);
+    expect(middle).toContain('› 15. ollama/m15');
+    expect(middle.at(-1)).toBe('  (11–18 of 30)');
+    const end = choiceLines(many, 29, 80, plain, 10);
+    expect(end).toContain('› 30. ollama/m30');
+    expect(end.at(-1)).toBe('  (23–30 of 30)');
+  });
+
+  it('a short list is shown whole; an empty one says what Enter does', () => {
+    expect(choiceLines(many.slice(0, 2), 1, 80, plain, 10)).toEqual(['Pick a model (↑↓ and Enter, or its number; Ctrl+C quits):', '  1. ollama/m1', '› 2. ollama/m2']);
+    expect(choiceLines([], 0, 40, plain, 10).join(' ').replace(/\s+/g, ' ')).toContain('Enter: look for Ollama again');
   });
 });

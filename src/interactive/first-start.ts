@@ -64,14 +64,19 @@ export function firstStartLines(paragraphs: readonly string[][], width: number):
   return paragraphs.flatMap(([head, ...rest]) => [...wrapText(head, width, '  '), ...rest.flatMap((l) => wrapText(`  ${l}`, width, '    '))]);
 }
 
-/** The live list: a title, the numbered choices with the selected one marked, and the keys. */
-export function choiceLines(choices: readonly ModelChoice[], selected: number, width: number, p: Paint): string[] {
+/** The live list: a title, the numbered choices with the selected one marked, and the keys. A list taller than `maxRows` shows a window around the selection. */
+export function choiceLines(choices: readonly ModelChoice[], selected: number, width: number, p: Paint, maxRows = Infinity): string[] {
   if (choices.length === 0) return wrapText('Nothing to pick yet. Enter: look for Ollama again · Ctrl+C: quit', width, '  ').map((l) => p.dim(l));
   const lines = wrapText('Pick a model (↑↓ and Enter, or its number; Ctrl+C quits):', width, '  ');
-  choices.forEach((c, i) => {
-    const text = `${i + 1}. ${c.provider}/${c.model}`;
-    lines.push(i === selected ? p.cyan(`› ${text}`) : `  ${text}`);
-  });
+  const room = Math.max(1, maxRows - lines.length - 1); // one row for the "more" note
+  const fits = choices.length <= maxRows - lines.length;
+  const count = fits ? choices.length : room;
+  const first = fits ? 0 : Math.min(Math.max(0, selected - Math.floor(count / 2)), choices.length - count);
+  for (let i = first; i < first + count; i++) {
+    const text = `${i + 1}. ${choices[i].provider}/${choices[i].model}`;
+    lines.push(...wrapText(i === selected ? `› ${text}` : `  ${text}`, width, '     ').map((l) => (i === selected ? p.cyan(l) : l)));
+  }
+  if (!fits) lines.push(p.dim(`  (${first + 1}–${first + count} of ${choices.length})`));
   return lines;
 }
 
@@ -114,21 +119,28 @@ function runFirstScreen(provider: string, url: string, env: NodeJS.ProcessEnv, c
   let choices: ModelChoice[] = [];
   let selected = 0;
   let probing = true;
-  let busy = false;
-  const draw = () => screen.setLive(() => ({ lines: probing ? [p.dim(`Looking for Ollama at ${url}…`)] : choiceLines(choices, selected, screen.width, p) }));
-  const probe = async () => {
+  let done = false;
+  const draw = () => screen.setLive(() => ({ lines: probing ? [p.dim(`Looking for Ollama at ${url}…`)] : choiceLines(choices, selected, screen.width, p, screen.liveRows) }));
+  /** The first time: everything; again (Enter on an empty list): only what Ollama says now. */
+  const probe = async (again: boolean) => {
     probing = true;
     draw();
     const ollama = await probeOllama(url, fetch);
+    if (done) return; // left while it was probing
     const keyed = keyedProviders(env);
     choices = firstStartChoices(keyed, ollama);
     selected = 0;
     probing = false;
-    screen.print(['', ...firstStartLines(firstStartText({ provider, keyed, ollama, configFile }), screen.width), '']);
+    const text = firstStartText({ provider, keyed, ollama, configFile });
+    screen.print([...(again ? [] : ['']), ...firstStartLines(again ? [text[2]] : text, screen.width), '']);
     draw();
   };
   return new Promise<Outcome>((resolve) => {
+    let offSignals = () => {};
     const finish = (outcome: Outcome, lines: string[]) => {
+      if (done) return;
+      done = true;
+      offSignals();
       if (escTimer) clearTimeout(escTimer);
       screen.close(lines);
       terminal.restore();
@@ -144,11 +156,10 @@ function runFirstScreen(provider: string, url: string, env: NodeJS.ProcessEnv, c
       }
     };
     const onKey = (key: Key) => {
-      if (probing || busy) return;
-      if (key.name === 'c' && key.ctrl) return finish({ exit: 0 }, [p.dim('Nothing saved.')]);
-      if (key.name === 'd' && key.ctrl) return finish({ exit: 0 }, [p.dim('Nothing saved.')]);
+      if ((key.name === 'c' || key.name === 'd') && key.ctrl) return finish({ exit: 0 }, [p.dim('Nothing saved.')]);
+      if (probing) return;
       if (choices.length === 0) {
-        if (key.name === 'enter') void probe();
+        if (key.name === 'enter') void probe(true);
         return;
       }
       if (key.name === 'up') selected = (selected + choices.length - 1) % choices.length;
@@ -167,7 +178,13 @@ function runFirstScreen(provider: string, url: string, env: NodeJS.ProcessEnv, c
       },
       () => draw(),
     );
-    busy = true;
-    void probe().finally(() => (busy = false));
+    const onSignal = (signal: NodeJS.Signals) => finish({ exit: signal === 'SIGTERM' ? 143 : 129 }, []);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGHUP', onSignal);
+    offSignals = () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+    };
+    void probe(false);
   });
 }
