@@ -140,6 +140,19 @@ describe('the first start in a terminal', () => {
   }, 30_000);
 });
 
+describe('a usable provider', () => {
+  it('starts the session at once: no first screen, no probe', async (ctx) => {
+    const ollama = await fakeOllama();
+    const home = tempDir('mini-agent-home-');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ provider: 'ollama', model: 'qwen3:8b', baseUrl: `${ollama.url}/v1` }));
+    const t = terminal(ctx, { MINI_AGENT_OLLAMA_URL: ollama.url }, 80, home);
+    const ready = await t.waitFor(/❯/);
+    expect(ready).toContain('mini-agent · ollama/qwen3:8b');
+    expect(ready).not.toContain('Welcome to mini-agent');
+    expect(ollama.requests.filter((r) => r.url === '/api/tags')).toHaveLength(0);
+  }, 30_000);
+});
+
 describe('leaving the first screen', () => {
   it('SIGTERM on the first screen puts the terminal back and saves nothing', async (ctx) => {
     const ollama = await fakeOllama();
