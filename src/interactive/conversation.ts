@@ -22,6 +22,7 @@ import { nextThinkingLevel } from '../model/thinking.js';
 import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { LastBlock } from './last-block.js';
 import { liveTailLines } from './tool-block.js';
+import { headerLines } from './header.js';
 import { clean, cut, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
 import { wrapText } from './wrap.js';
 import { replayedToolLines } from './replay-tools.js';
@@ -89,9 +90,9 @@ export class Conversation {
   /** The header, the end of the conversation so far, and the editor. */
   start(): void {
     const s = this.agent.session;
-    this.screen.print([
-      this.p.bold('mini-agent') + this.p.dim(` · ${this.agent.model.provider}/${this.agent.model.id}${this.agent.thinking === 'off' ? '' : ` · thinking ${this.agent.thinking}`} · session ${s.name ?? s.id} · /help for commands, Ctrl+D to leave`),
-    ]);
+    const thinking = this.agent.thinking === 'off' ? [] : [`thinking ${this.agent.thinking}`];
+    const parts = ['mini-agent', `${this.agent.model.provider}/${this.agent.model.id}`, ...thinking, `session ${s.name ?? s.id}`, '/help for commands, Ctrl+D to leave'];
+    this.screen.print(headerLines(parts, this.screen.width, this.p));
     this.replay();
     this.redraw();
   }

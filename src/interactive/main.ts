@@ -8,6 +8,7 @@ import { AGENT_FLAGS, agentFlagsFrom, cleanParseError } from '../app/flags.js';
 import type { PermissionAsker } from '../app/permission-gate.js';
 import { UsageError } from '../core/types.js';
 import { Conversation } from './conversation.js';
+import { firstStartIfNeeded } from './first-start.js';
 import { KeyParser } from './keys.js';
 import { Screen } from './screen.js';
 import { Terminal } from './terminal.js';
@@ -31,11 +32,21 @@ export async function runInteractive(argv: string[]): Promise<number> {
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   let ask: PermissionAsker = () => 'deny';
   let agent;
-  try {
-    agent = await createAgent({ cwd: process.cwd(), env: process.env, ...flags, onPermissionRequest: (r) => ask(r) });
-  } catch (err) {
-    process.stderr.write(`mini-agent: ${(err as Error).message}\n`);
-    return err instanceof UsageError ? 2 : 1;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      agent = await createAgent({ cwd: process.cwd(), env: process.env, ...flags, onPermissionRequest: (r) => ask(r) });
+      break;
+    } catch (err) {
+      // No key for the configured provider: the first screen helps pick one (first-start.ts).
+      const first: Awaited<ReturnType<typeof firstStartIfNeeded>> = attempt === 0 && err instanceof UsageError ? await firstStartIfNeeded(flags, process.env, color) : undefined;
+      if (first && 'exit' in first) return first.exit;
+      if (first) {
+        flags = first.flags;
+        continue;
+      }
+      process.stderr.write(`mini-agent: ${(err as Error).message}\n`);
+      return err instanceof UsageError ? 2 : 1;
+    }
   }
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });
   const screen = new Screen(terminal);
