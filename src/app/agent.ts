@@ -214,9 +214,8 @@ class AgentImpl implements Agent {
 
   state(): AgentState {
     this.check();
-    const store = this.store;
-    const window = effectiveWindow(this.resolved, learnedWindow(store.entries(), this.modelAdapter.provider, this.modelAdapter.model)).contextWindow;
-    const tokens = lastContextTokens(store);
+    const { store, resolved, modelAdapter: m } = this;
+    const [window, tokens] = [effectiveWindow(resolved, learnedWindow(store.entries(), m.provider, m.model)).contextWindow, lastContextTokens(store)];
     return {
       session: { id: store.id, file: store.file, name: store.name },
       model: this.model,

@@ -5,7 +5,8 @@ import type { PermissionReply, PermissionRequest } from '../app/permission-gate.
 import { ruleInBrief } from '../tools/permissions.js';
 import type { AgentEvent } from '../core/events.js';
 import { budgetLine } from '../core/cost-text.js';
-import { clean, type Paint } from './view.js';
+import { clean, paint, statusLine, type Paint } from './view.js';
+import type { AgentState } from '../app/types.js';
 import { wrapText } from './wrap.js';
 
 /** An answer as the scrollback keeps it: the decision, the rule "always" stored, the reason given with a "no". */
@@ -32,4 +33,11 @@ export function settledLines(e: Extract<AgentEvent, { type: 'run_settled' }>, wi
   if (e.stopReason === 'loop_detected') return wrapText('stopped: the same tool call again and again (loop detected)', width, { style: p.yellow });
   if (e.stopReason === 'budget' && e.budget) return wrapText(budgetLine(e.budget), width, { indent: '  ', style: p.yellow });
   return [];
+}
+
+/** The status line after a run (model, tokens, cost, context, session), wrapped, and a blank line. */
+export function settledStatusLines(e: Extract<AgentEvent, { type: 'run_settled' }>, st: AgentState, width: number, p: Paint): string[] {
+  const u = e.usage;
+  const facts = { model: `${st.model.provider}/${st.model.id}`, input: u.input + u.cacheRead, output: u.output, cost: u.cost, costUnknown: u.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) };
+  return [...wrapText(statusLine(facts, paint(false)), width, { style: p.dim }), ''];
 }

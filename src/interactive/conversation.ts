@@ -7,7 +7,7 @@ import { textWithImages } from '../core/image.js';
 import type { Agent } from '../app/agent.js';
 import { withoutFiles } from '../app/prompt-files.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
-import { answerNote, compactionLines, settledLines } from './answer-note.js';
+import { answerNote, compactionLines, settledLines, settledStatusLines } from './answer-note.js';
 import type { AgentEvent } from '../core/events.js';
 import { textOf, type QueueItem } from '../core/types.js';
 import { CommandError, isCommand, runCommand } from './commands.js';
@@ -23,26 +23,16 @@ import type { Cursor, LiveFrame, Screen } from './screen.js';
 import { LastBlock } from './last-block.js';
 import { liveTailLines } from './tool-block.js';
 import { headerLines } from './header.js';
-import { clean, cut, paint, queueLines, runningToolLine, statusLine, waitingLine, type Paint } from './view.js';
+import { clean, cut, paint, queueLines, runningToolLine, userLines, waitingLine, type ConversationOptions, type Paint } from './view.js';
 import { wrapText } from './wrap.js';
 import { replayedToolLines } from './replay-tools.js';
 import { editInput } from './external-editor.js';
 import { searchKey, searchLine, startsSearch, type HistorySearch } from './history-search.js';
 import { runShellLine, shellCommandOf, shellRunLine, type ShellRun } from './shell-line.js';
 
-export interface ConversationOptions {
-  color: boolean;
-  env: NodeJS.ProcessEnv;
-  /** Called when the user leaves (/exit, Ctrl+D, a second Ctrl+C). */
-  onExit: () => void;
-  now?: () => number;
-}
-
+export type { ConversationOptions } from './view.js';
 /** The follow-up marker: a line that starts with it is delivered when the run would otherwise end. */
 export const FOLLOW_UP_PREFIX = '>>';
-
-/** A user message longer than this (a paste) shows this many lines in the scrollback, then a count. */
-const USER_LINES_SHOWN = 8;
 
 export class Conversation {
   readonly editor = new LineEditor();
@@ -61,15 +51,11 @@ export class Conversation {
   private runEvents: AgentEvent[] = [];
   private lastRun: AgentEvent[] = [];
   private ticker: NodeJS.Timeout | undefined;
-  /** Tool lines were the last thing printed (a blank line goes before the next answer). */
-  private afterTools = false;
-  /** The answer being streamed has put lines in the scrollback already. */
-  private streamPrinted = false;
-  /** The reasoning being streamed: dimmed live, then one line (or all, expanded) in the scrollback. */
-  private readonly reasoning: ReasoningView;
+  private afterTools = false; // tool lines were the last thing printed (a blank line goes before the next answer)
+  private streamPrinted = false; // the answer being streamed has put lines in the scrollback already
+  private readonly reasoning: ReasoningView; // dimmed live, then one line (or all, expanded) in the scrollback
   private readonly lastBlock: LastBlock; // what Ctrl+O acts on
-  /** The `@` file picker, the `/` menu and Tab completion (pointing.ts). */
-  private readonly pointing: Pointing;
+  private readonly pointing: Pointing; // the `@` file picker, the `/` menu and Tab completion
   private shellRun: ShellRun | undefined; // `!cmd` in progress
   private compacting: number | undefined; // when the compaction in progress began
   private search: HistorySearch | undefined; // Ctrl+R
@@ -348,22 +334,13 @@ export class Conversation {
     this.close(); // the ticker
     this.takeBack(e.undelivered);
     this.screen.print(settledLines(e, this.screen.width, this.p));
-    const st = this.agent.state();
-    const status = statusLine(
-      { model: `${st.model.provider}/${st.model.id}`, input: e.usage.input + e.usage.cacheRead, output: e.usage.output, cost: e.usage.cost, costUnknown: e.usage.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) },
-      paint(false),
-    );
-    this.screen.print([...wrapText(status, this.screen.width, { style: this.p.dim }), '']);
+    this.screen.print(settledStatusLines(e, this.agent.state(), this.screen.width, this.p));
   }
 
   // ---- drawing ----
 
-  /** A message of the user's, in the scrollback; a long one (a paste) shows its first lines and a count. */
   private printUser(text: string, kind?: string): void {
-    const all = clean(text).split('\n');
-    const lines = all.length > USER_LINES_SHOWN + 2 ? [...all.slice(0, USER_LINES_SHOWN), this.p.dim(`[… ${all.length - USER_LINES_SHOWN} more lines]`)] : all;
-    const mark = kind ? this.p.dim(`↳ ${kind}: `) : this.p.cyan('❯ ');
-    this.screen.print(['', ...lines.map((l, i) => (i === 0 ? mark : '  ') + cut(l, this.screen.width - 4)), '']);
+    this.screen.print(userLines(text, kind, this.screen.width, this.p));
   }
 
   /** After a switch of session, and at the start: the last messages, so the user knows where they are. */

@@ -130,3 +130,22 @@ function distance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+export interface ConversationOptions {
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Called when the user leaves (/exit, Ctrl+D, a second Ctrl+C). */
+  onExit: () => void;
+  now?: () => number;
+}
+
+/** A user message longer than this (a paste) shows this many lines in the scrollback, then a count. */
+const USER_LINES_SHOWN = 8;
+
+/** A message of the user's, for the scrollback; a long one (a paste) shows its first lines and a count. */
+export function userLines(text: string, kind: string | undefined, width: number, p: Paint): string[] {
+  const all = clean(text).split('\n');
+  const lines = all.length > USER_LINES_SHOWN + 2 ? [...all.slice(0, USER_LINES_SHOWN), p.dim(`[… ${all.length - USER_LINES_SHOWN} more lines]`)] : all;
+  const mark = kind ? p.dim(`↳ ${kind}: `) : p.cyan('❯ ');
+  return ['', ...lines.map((l, i) => (i === 0 ? mark : '  ') + cut(l, width - 4)), ''];
+}
