@@ -82,7 +82,7 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     const help = t.history();
     fits(help, columns);
     const flat = help.replace(/\s+/g, ' ');
-    expect(flat).toContain("expand or collapse the model's reasoning (dimmed; one line once the answer starts)");
+    expect(flat).toContain("expand or collapse the model's reasoning or a tool's output, whichever came last (printed again below)");
     expect(flat).toContain('stop the run, as Ctrl+C does (its queued messages come back to the editor)');
     expect(flat).toContain('run a shell command through the bash tool; its output joins the conversation');
   });

@@ -116,7 +116,7 @@ describe.each([80, 40])('at %i columns', (columns) => {
     expect(menu).toMatch(/\/new +start a/);
     for (const l of rows(menu)) expect(l.length).toBeLessThanOrEqual(columns);
     t.type('mo');
-    const filtered = await t.waitFor((s) => /› \/model +switch model/.test(s) && !/\/help/.test(s));
+    const filtered = await t.waitFor((s) => /› \/model +switch model/.test(s) && !/› \/help/.test(s)); // the header names /help too
     expect(rows(filtered).findIndex((l) => l.startsWith('❯ /mo'))).toBeLessThan(rows(filtered).findIndex((l) => l.startsWith('› /model')));
     t.keys('Escape');
     await t.waitFor((s) => /❯ \/mo$/m.test(s) && !/switch model/.test(s));

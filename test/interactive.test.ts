@@ -46,7 +46,7 @@ describe('the interactive mode in a terminal', () => {
     await t.waitFor(READY);
     t.type('/help');
     t.keys('Enter');
-    await t.waitFor(/\/compact \[FOCUS\]/);
+    await t.waitFor(/\/trace +a readable account[\s\S]*Ctrl\+D +leave/); // its end: the list is taller than the terminal
     t.type('/tre');
     t.keys('Enter');
     await t.waitFor(/unknown command \/tre; did you mean \/tree\?/);

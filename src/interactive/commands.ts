@@ -36,7 +36,7 @@ export interface CommandContext {
   /** Shows a picker in place of the editor until it closes (/resume, /model, /tree). */
   open(overlay: Overlay): void;
   /** Runs a command line as if typed (what a picker chose: `/resume ID`, `/model P/M`, `/branch ID`). */
-  run(line: string): void;
+  run(line: string): Promise<void>;
 }
 
 /** What a command's argument names, for Tab completion (completion.ts). */

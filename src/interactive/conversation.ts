@@ -158,7 +158,7 @@ export class Conversation {
         lastRun: () => this.lastRun,
         switched: () => this.replay(),
         toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
-        open: (overlay) => this.overlay.open(overlay), run: (line) => void this.submit(line),
+        open: (overlay) => this.overlay.open(overlay), run: (line) => this.submit(line).then(() => this.redraw()),
       }).catch((err: unknown) => this.screen.print(wrapText(err instanceof CommandError ? err.message : String(err), this.screen.width, { indent: '  ', style: this.p.red })));
       this.redraw();
       return;

@@ -11,7 +11,8 @@ import { Picker, type Overlay, type PickerFrame, type PickerItem } from './picke
 import { clean, type Paint } from './view.js';
 
 /** Runs a command line as if typed (the conversation echoes it in the scrollback). */
-export type RunLine = (line: string) => unknown;
+/** Runs a command line as if typed; settles when the command is done (a picker may read the session again then). */
+export type RunLine = (line: string) => Promise<void> | void;
 
 /** A picker that runs `line(item)` when an item is chosen. */
 export function commandPicker<T extends PickerItem>(picker: Picker<T>, line: (item: T) => string, run: RunLine): Overlay {

@@ -175,9 +175,11 @@ class TreeOverlay implements Overlay {
     const name = l.editor.text.replace(/\s+/g, ' ').trim();
     this.labelling = undefined;
     if (name === '') return undefined;
-    this.run(`/label ${l.id} ${name}`); // applied at once: the tree is read again with the label
-    this.tree = this.load();
-    this.rebuild();
+    // The tree is read again once the command is done (it may wait, e.g. for the prompt templates to be re-read).
+    void Promise.resolve(this.run(`/label ${l.id} ${name}`)).then(() => {
+      this.tree = this.load();
+      this.rebuild();
+    });
     return undefined;
   }
 
