@@ -78,18 +78,21 @@ function lastModelChange(store: SessionStore): { provider: string; model: string
   return undefined;
 }
 
-/** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
 /**
  * What setModel (`/model`) resolves with, over the agent's options. Another provider drops the
  * --base-url and --api-key given for the first: each provider keeps its own URL and key (its
  * preset, its env vars, its config), and a missing key is the usual clear error (issue 24).
  */
-export function modelSwitch(current: string, opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Partial<CreateAgentOptions> {
+export function modelSwitch(current: string, opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): ModelSwitch {
   const other = opts.provider !== undefined && opts.provider !== current;
-  return { script: undefined, modelAdapter: undefined, ...(other ? { baseUrl: undefined, apiKey: undefined } : {}), ...opts };
+  return { script: undefined, modelAdapter: undefined, ...(other ? { baseUrl: undefined, apiKey: undefined, providerSwitch: true } : {}), ...opts };
 }
 
-export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: Partial<CreateAgentOptions> = {}): Resolved {
+/** What setModel resolves with: the options it overrides, and whether the provider changed (config.ts's providerSwitch). */
+export type ModelSwitch = Partial<CreateAgentOptions> & { providerSwitch?: boolean };
+
+/** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
+export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: ModelSwitch = {}): Resolved {
   const o = { ...options, ...over };
   const flags = {
     provider: o.provider,
@@ -110,6 +113,7 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     contextFiles: o.contextFiles,
     trustWorkspace: o.trustWorkspace,
     maxCost: o.maxCost,
+    providerSwitch: o.providerSwitch,
   };
   try {
     const resolved = loadConfig(cwd, env, flags);

@@ -150,6 +150,12 @@ export interface ConfigFlags {
   trustWorkspace?: boolean;
   /** --max-cost USD. */
   maxCost?: number;
+  /**
+   * Set by `/model` (Agent.setModel) when it moves to another provider: a config file's baseUrl,
+   * apiKey and model then go only to the provider the files name, and a file that names none
+   * belongs to the provider the files give (by default openai), not to the one switched to.
+   */
+  providerSwitch?: boolean;
 }
 
 export interface ConfigInputs {

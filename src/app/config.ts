@@ -82,8 +82,10 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
 
   // 2. Everything, in precedence order. A config file that names another provider keeps its
   // baseUrl, apiKey and model to itself: a key for one provider never goes to another's URL.
+  // After a switch to another provider (/model), a file that names no provider is the files' provider's.
+  const filesProvider = flags.providerSwitch ? mergeLayers([base[0], ...fileLayers]).value.provider : undefined;
   const forProvider = (layer: Layer): Layer => {
-    const named = layer.data.provider;
+    const named = layer.data.provider ?? filesProvider;
     if (named === undefined || named === provider) return layer;
     const { baseUrl: _url, apiKey: _key, model: _model, ...rest } = layer.data;
     return { ...layer, data: rest };
