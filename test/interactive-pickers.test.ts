@@ -20,13 +20,14 @@ const from = (screen: string, heading: string) => screen.slice(screen.lastIndexO
 describe.each([80, 40])('pickers at %i columns', (columns) => {
   it('/resume alone lists the sessions (name or first prompt, date, size), filters as you type, and Enter resumes the chosen one', async (ctx) => {
     const { t } = start(ctx, [{ text: 'alpha answer' }, { text: 'beta answer' }, { text: 'gamma answer' }], [], { columns, rows: 30 });
-    await t.waitFor(READY);
+    const header = await t.waitFor(READY);
+    expect(header).toMatch(/session\s+[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s/); // the whole id, wrapped at 40 columns
     t.type('alpha question');
     t.keys('Enter');
     await t.waitFor(/alpha answer[\s\S]*scripted\/script/);
     t.type('/new');
     t.keys('Enter');
-    await t.waitFor(/new session [0-9a-f]/);
+    await t.waitFor(/new session\s+[0-9a-f]/);
     t.type('beta question');
     t.keys('Enter');
     await t.waitFor(/beta answer[\s\S]*scripted\/script/);
@@ -45,9 +46,9 @@ describe.each([80, 40])('pickers at %i columns', (columns) => {
     expect(filtered).not.toContain('beta question');
 
     t.keys('Enter');
-    const resumed = await t.waitFor(/resumed session [0-9a-f][\s\S]*alpha question[\s\S]*alpha answer[\s\S]*❯/);
+    const resumed = await t.waitFor(/resumed session\s+[0-9a-f][\s\S]*alpha question[\s\S]*alpha answer[\s\S]*❯/);
     expect(resumed).not.toContain('Resume a session');
-    if (columns >= 80) expect(resumed).toMatch(/resumed session [0-9a-f-]{36}: 2 messages/);
+    expect(resumed).toMatch(/resumed session\s+[0-9a-f-]{36}:\s+2\s+messages/); // wrapped at 40 columns, not cut
     // The next prompt goes to the resumed session's file, not to the newer one.
     t.type('gamma question');
     t.keys('Enter');
@@ -161,7 +162,7 @@ describe.each([80, 40])('pickers at %i columns', (columns) => {
     t.keys('Down');
     await t.waitFor(/first answer[\s\S]*first answer/);
     t.keys('Enter');
-    await t.waitFor(new RegExp(`now at entry ${firstAnswer}; the next prompt`));
+    await t.waitFor(new RegExp(`now at entry ${firstAnswer}; the next prompt\\s+continues from there`)); // wrapped at 40 columns, not cut
     expect(sessionEntries(t.home).filter((e) => e.type === 'leaf').at(-1)?.targetId).toBe(firstAnswer);
     t.type('three');
     t.keys('Enter');

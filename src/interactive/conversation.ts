@@ -24,7 +24,7 @@ import { LastBlock } from './last-block.js';
 import { liveTailLines } from './tool-block.js';
 import { headerLines } from './header.js';
 import { clean, cut, paint, queueLines, runningToolLine, userLines, waitingLine, type ConversationOptions, type Paint } from './view.js';
-import { wrapText } from './wrap.js';
+import { wrapStyled, wrapText } from './wrap.js';
 import { replayedToolLines } from './replay-tools.js';
 import { editInput } from './external-editor.js';
 import { searchKey, searchLine, startsSearch, type HistorySearch } from './history-search.js';
@@ -147,13 +147,13 @@ export class Conversation {
       this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}  (${what} ${template.name})`)]);
       text = template.text;
     } else if (isCommand(text)) {
-      this.screen.print([this.p.dim(`❯ ${cut(clean(text.trim()), this.screen.width - 2)}`)]);
+      this.screen.print(wrapText(`❯ ${text.trim()}`, this.screen.width, { indent: '  ', style: this.p.dim }));
       await runCommand(text, {
         agent: this.agent,
         env: this.opts.env,
         width: this.screen.width,
         paint: this.p,
-        print: (lines) => this.screen.print(lines),
+        print: (lines) => this.screen.print(lines.flatMap((l) => wrapStyled(l, this.screen.width))),
         exit: () => this.opts.onExit(),
         lastRun: () => this.lastRun,
         switched: () => this.replay(),

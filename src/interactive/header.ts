@@ -2,8 +2,9 @@
 // hint ("/help for commands, Ctrl+D to leave") is never cut, even at 40 columns.
 import stringWidth from 'string-width';
 import type { Paint } from './view.js';
+import { wrapStyled } from './wrap.js';
 
-/** `parts` packed into lines of at most `width` cells (a part longer than a line gets its own); the first part bold, the rest dim. */
+/** `parts` packed into lines of at most `width` cells (a part longer than a line gets its own, wrapped); the first part bold, the rest dim. */
 export function headerLines(parts: readonly string[], width: number, p: Paint): string[] {
   const rows: string[][] = [];
   let used = 0;
@@ -18,9 +19,10 @@ export function headerLines(parts: readonly string[], width: number, p: Paint): 
       used = w;
     }
   }
-  return rows.map((row, i) => {
+  const lines = rows.map((row, i) => {
     const text = row.join(' · ');
     if (i > 0) return p.dim(text);
     return p.bold(row[0]) + (row.length > 1 ? p.dim(` · ${row.slice(1).join(' · ')}`) : '');
   });
+  return lines.flatMap((line) => wrapStyled(line, width)); // a part wider than the screen (a long session path) wraps
 }

@@ -1,6 +1,6 @@
 // Plain text wrapped to the screen's width instead of cut (issue 24 §6): error lines, the status
 // line, notices. Words stay whole where they fit; a word wider than the screen is split. Pure.
-import { sanitizeForTerminal, serializeRow, wrapSpans } from './terminal-text.js';
+import { displayWidth, sanitizeForTerminal, serializeRow, withStyle, wrapSpans, type Span } from './terminal-text.js';
 
 /**
  * `text` (made safe to print) as rows of at most `width` cells; the rows after the first of each
@@ -42,4 +42,26 @@ export function wrapColumns(line: string, width: number): string[] {
     return rows.map((r, i) => (i === 0 ? head : ' '.repeat(head.length)) + r);
   }
   return [...wrapText(head.trimEnd(), width, { indent: '  ' }), ...wrapText(text, width - 4).map((r) => `    ${r}`)];
+}
+
+const SGR = /\x1b\[([0-9;]*)m/;
+
+/**
+ * A line already painted (SGR styling, as view.ts's paint makes it) wrapped to `width` cells, its
+ * styles kept on every row; a line that fits is returned as it is. The last guard for what commands
+ * print (a 44-character session id at 40 columns), so that nothing is cut at the screen's edge.
+ */
+export function wrapStyled(line: string, width: number): string[] {
+  if (displayWidth(line.replace(new RegExp(SGR.source, 'g'), '')) <= width) return [line];
+  const spans: Span[] = [];
+  let style = '';
+  line.split(SGR).forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part !== '') spans.push({ text: part, style });
+    } else style = part === '' || part === '0' ? '' : withStyle(style, part);
+  });
+  // Its indentation stays, on every row (wrapSpans drops spaces at a row's start).
+  const lead = spans.length > 0 ? /^ */.exec(spans[0].text)![0].slice(0, Math.max(0, width - 8)) : '';
+  if (lead) spans[0] = { ...spans[0], text: spans[0].text.slice(lead.length) };
+  return wrapSpans(spans, Math.max(1, width - lead.length)).map((row) => lead + serializeRow(row, line.includes('\x1b[')));
 }
