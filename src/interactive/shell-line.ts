@@ -4,7 +4,7 @@
 // it runs (Esc or Ctrl+C aborts it), then the command and the tail of its output.
 import type { Agent } from '../app/agent.js';
 import { clean, cut, formatDuration, waitingLine, type Paint } from './view.js';
-import { wrapText } from './wrap.js';
+import { wrapText, wrapVerbatim } from './wrap.js';
 
 /** Lines of output shown in the scrollback (the tail: where errors are); the model gets it all. */
 const SHOWN = 12;
@@ -53,8 +53,9 @@ export async function runShellLine(command: string, ctx: ShellLineContext): Prom
     const r = await ctx.agent.session.shell(command, { signal: run.controller.signal });
     const lines = clean(r.output).replace(/\n+$/, '').split('\n');
     const w = ctx.width();
-    const row = (l: string) => (r.isError ? p.red : p.dim)(`  │ ${l.trim() === '' ? '' : cut(l, w - 4)}`);
-    const tail = lines.length > SHOWN ? [p.dim(`  │ … ${lines.length - SHOWN} earlier lines`), ...lines.slice(-SHOWN).map(row)] : lines.map(row);
+    // Each line whole, wrapped at the edge with its spaces kept (the user's own command: nothing is cut).
+    const row = (l: string) => (l.trim() === '' ? [''] : wrapVerbatim(l, Math.max(10, w - 4))).map((part) => (r.isError ? p.red : p.dim)(`  │ ${part}`));
+    const tail = lines.length > SHOWN ? [p.dim(`  │ … ${lines.length - SHOWN} earlier lines`), ...lines.slice(-SHOWN).flatMap(row)] : lines.flatMap(row);
     const took = formatDuration(ctx.now() - run.started);
     const note = r.entryId ? `(${took}; added to the conversation)` : `(${took}; not added to the conversation)`;
     ctx.print([...tail, ...wrapText(note, w, { style: p.dim }), '']);

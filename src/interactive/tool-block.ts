@@ -2,7 +2,8 @@
 // Collapsed (a preview): edit_file's diff (or write_file's, over an existing file) (up to DIFF_PREVIEW_LINES lines), bash's last lines
 // (the end of the output, where errors are, plus error lines from the part not shown), any
 // other tool's first lines; each with the real count of lines left out. Expanded: every line.
-// Lines keep their indentation and blank lines; a long line is cut at the width, never wrapped.
+// Lines keep their indentation and blank lines; in a preview a long line is cut at the width, in
+// full it wraps at the edge (every space kept).
 // Diffs are coloured: removed lines red with "-", added green with "+", and in a changed line
 // pair the words that changed are marked (word-diff.ts). Text from tools is sanitized.
 import stringWidth from 'string-width';
@@ -10,6 +11,7 @@ import { textWithImages } from '../core/image.js';
 import type { AgentEvent } from '../core/events.js';
 import { clean, toolHeaderLine, type Paint } from './view.js';
 import { wordDiff, type Piece } from './word-diff.js';
+import { wrapVerbatim } from './wrap.js';
 
 export type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
 export type BlockMode = 'preview' | 'full';
@@ -49,7 +51,8 @@ export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: numb
     if (diff.length > limit) shown.push(more(diff.length - limit));
     return [head, ...summary.slice(0, mode === 'full' ? summary.length : 1).map(plain), ...shown];
   }
-  if (mode === 'full') return [head, ...text.map(plain)];
+  // In full, nothing is cut: a long line wraps at the edge, its spaces kept.
+  if (mode === 'full') return [head, ...text.flatMap((l) => wrapVerbatim(l, room).map((part) => tone(BAR + part)))];
   if (e.name === 'bash') {
     if (text.length <= BASH_TAIL_LINES) return [head, ...text.map(plain)];
     const hidden = text.slice(0, text.length - BASH_TAIL_LINES);

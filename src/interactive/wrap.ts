@@ -1,6 +1,6 @@
 // Plain text wrapped to the screen's width instead of cut (issue 24 §6): error lines, the status
 // line, notices. Words stay whole where they fit; a word wider than the screen is split. Pure.
-import { displayWidth, sanitizeForTerminal, serializeRow, withStyle, wrapSpans, type Span } from './terminal-text.js';
+import { displayWidth, hardSplit, sanitizeForTerminal, serializeRow, withStyle, wrapSpans, type Span } from './terminal-text.js';
 
 /**
  * `text` (made safe to print) as rows of at most `width` cells; the rows after the first of each
@@ -64,4 +64,13 @@ export function wrapStyled(line: string, width: number): string[] {
   const lead = spans.length > 0 ? /^ */.exec(spans[0].text)![0].slice(0, Math.max(0, width - 8)) : '';
   if (lead) spans[0] = { ...spans[0], text: spans[0].text.slice(lead.length) };
   return wrapSpans(spans, Math.max(1, width - lead.length)).map((row) => lead + serializeRow(row, line.includes('\x1b[')));
+}
+
+/**
+ * A line of program output (already made safe to print) broken into rows of `width` cells exactly
+ * where it reaches the edge, every space kept: columns of `ls -l` or a stack trace stay as they were.
+ */
+export function wrapVerbatim(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  return hardSplit([{ text: line, style: '' }], Math.max(1, width)).map((row) => serializeRow(row, false));
 }
