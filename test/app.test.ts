@@ -1,16 +1,17 @@
 // The application layer through the SDK, with no CLI involved: new, continue, resume, branch,
 // fork, the lock, migration and memory sessions; the handle rules (close releases the lock, a
 // stale handle and a closed agent refuse); the queues; set_model; state and messages.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type CreateAgentOptions } from '../src/app/agent.js';
 import { AgentError, errorKindOf } from '../src/app/errors.js';
 import type { AgentEvent } from '../src/core/events.js';
-import { textOf } from '../src/core/types.js';
+import { textOf, type Message } from '../src/core/types.js';
 import type { ScriptTurn } from '../src/model/script.js';
 import { SessionLockedError } from '../src/session/lock.js';
 import { SessionStore } from '../src/session/store.js';
+import { summaryTurn } from './support/compaction.js';
 import { tempDir, writeScript } from './support/helpers.js';
 import { servePerTest, sse } from './support/http-server.js';
 import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
@@ -316,5 +317,27 @@ describe('the agent', () => {
     expect(config.every((r) => typeof r.source === 'string' && r.source !== '')).toBe(true);
     await a.close();
     expect(() => a.showConfig()).toThrow(/closed/);
+  });
+
+  it('session.branchMessages: the whole active branch, the messages a compaction summarized included', async () => {
+    const { make, cwd } = setup();
+    mkdirSync(join(cwd, '.mini-agent'));
+    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 150 } }));
+    const a = await make([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'early.txt', content: 'x\n' } }] },
+      { text: 'a long answer '.repeat(50) },
+      { text: 'another long answer '.repeat(50) },
+      summaryTurn('FACT: compacted here'),
+    ]);
+    await a.prompt('write it');
+    await a.prompt('two');
+    expect((await a.compact()).ok).toBe(true);
+    const toolResults = (ms: readonly Message[]) => ms.flatMap((m) => (m.role === 'toolResult' ? [m.toolName] : []));
+    expect(toolResults(a.messages())).toEqual([]); // the model sees the summary instead
+    const branch = a.session.branchMessages();
+    expect(toolResults(branch)).toEqual(['write_file']);
+    expect(branch.flatMap((m) => (m.role === 'user' ? [textOf(m.content)] : []))).toEqual(['write it', 'two']);
+    await a.close();
+    expect(() => a.session.branchMessages()).toThrow(/closed/);
   });
 });

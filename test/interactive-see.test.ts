@@ -2,11 +2,14 @@
 // unified diff with word-level marks, Ctrl+O expanding and collapsing the last tool block
 // (printed again below: the scrollback is append-only), previews that keep indentation and blank
 // lines and count what they leave out, bash's output streamed while it runs and its tail at the
-// end, and /diff: the session's changes file by file. At 80 and 40 columns.
-import { readFileSync, writeFileSync } from 'node:fs';
+// end, and /diff: the session's changes file by file (at 80 and 40 columns), those made before
+// a compaction included.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { interactiveSessions, READY } from './support/interactive.js';
+import { summaryTurn } from './support/compaction.js';
+import { tempDir } from './support/helpers.js';
+import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
 
 const start = interactiveSessions();
 
@@ -90,5 +93,44 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     // A long output: the error line from the part not shown, the count, then the tail.
     expect(done).toMatch(/✓ bash echo[^\n]*\n {2}│ error: the first step failed\n {2}│ … 27 earlier lines \(Ctrl\+O( to expand)?\)\n {2}│ 28\n {2}│ 29\n {2}│ 30\n/);
     expect(done).not.toMatch(/│ 1\n {2}│ 2\n/);
+  });
+});
+
+describe('/diff after a compaction', () => {
+  it('still lists an edit made before the compaction (the whole branch, not what the model sees)', async (ctx) => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.mini-agent'));
+    // Keep only the last ~150 tokens (the second exchange), so the first one, with the edit, is summarized.
+    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 150 } }));
+    writeFileSync(join(cwd, 'app.js'), SOURCE);
+    const { t } = start(
+      ctx,
+      [
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'app.js', edits: [{ oldText: '    sum += item.price;', newText: '    sum += item.cost;' }] } }] },
+        { text: 'Edited.' },
+        { text: 'a long answer '.repeat(50) },
+        summaryTurn('the price became the cost'),
+      ],
+      ['--yes'],
+      { cwd, columns: 80, rows: 40 },
+    );
+    await t.waitFor(READY);
+    for (const [prompt, answer] of [['change it', 'Edited.'], ['go on', 'a long answer']]) {
+      t.type(prompt);
+      t.keys('Enter');
+      await t.waitFor(new RegExp(`${answer}[\\s\\S]*scripted/script`), { history: true });
+    }
+    t.type('/compact');
+    t.keys('Enter');
+    await t.waitFor(/compacted: \d+ entries summarized, \d+ → \d+ tokens/, { history: true });
+    // The edit's tool result is before the entry the compaction kept: the model no longer sees it.
+    const entries = sessionEntries(t.home);
+    const compaction = entries.find((e) => e.type === 'compaction')!;
+    const index = (pred: (e: Record<string, any>) => boolean) => entries.findIndex(pred);
+    expect(index((e) => e.message?.role === 'toolResult')).toBeLessThan(index((e) => e.id === compaction.firstKeptEntryId));
+    t.type('/diff');
+    t.keys('Enter');
+    const diff = await t.waitFor(/❯ \/diff\n1 file changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ [^\n]*\n[\s\S]*-    sum \+= item\.price;\n\+    sum \+= item\.cost;/, { history: true });
+    expect(diff).not.toContain('no files changed');
   });
 });

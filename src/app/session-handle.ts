@@ -1,5 +1,5 @@
-// A session handle of the SDK: tree, stats, branch, fork, label, name, export, branch summaries
-// and uncompact, tied to one session. After the agent switches sessions (new, switch, fork) an old
+// A session handle of the SDK: tree, stats, the branch's messages, branch, fork, label, name,
+// export, branch summaries and uncompact, tied to one session. After the agent switches sessions (new, switch, fork) an old
 // handle refuses to act (stale_session); while a run is in progress, the changing ones refuse (busy).
 import { resolve } from 'node:path';
 import { summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
@@ -66,6 +66,10 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
         return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd);
       }
       return collectFileLists(path, emptyFileLists(), host.cwd);
+    },
+    branchMessages() {
+      live('read');
+      return store.activePath().flatMap((e) => (e.type === 'message' ? [e.message] : []));
     },
     stats() {
       live('read');

@@ -139,6 +139,11 @@ export interface AgentSessionHandle {
   stats(): SessionStats;
   /** The files read and modified on the active path (through compactions too), workspace-relative. */
   filesTouched(): { readFiles: string[]; modifiedFiles: string[] };
+  /**
+   * Every message on the active path, root to leaf, those a compaction summarized included (the
+   * branch as it happened; `agent.messages()` is what the model sees). Read-only objects.
+   */
+  branchMessages(): Message[];
   /** Moves the active leaf to an entry (id, prefix or label): the next prompt starts a branch there. */
   branch(entry: string): string;
   /** Copies root → entry into a new session and switches the agent to it; returns the new session. */

@@ -1,5 +1,6 @@
 // /diff: what the agent changed in this session, file by file, pure. Built from the tool results
-// on the session's path (the messages the model sees): each edit_file result carries its hunks
+// on the session's active branch, root to leaf (those before a compaction too: the handle's
+// branchMessages, not the messages the model sees): each edit_file result carries its hunks
 // (tools/diff.ts), written here as a plain unified diff (`--- a/PATH`, `+++ b/PATH`, the hunks
 // with their line numbers dropped), in the order the edits were made; write_file over a file
 // carries its diff in details.diff, and a new file is named with its size. Failed calls changed nothing and are left out.

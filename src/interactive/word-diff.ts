@@ -1,6 +1,8 @@
 // Word-level highlights for a changed line pair of a diff, pure: the two lines are split into
-// words, spaces and punctuation, the longest common subsequence of those tokens is kept plain,
-// and the rest is marked. Lines that share too little are left whole (a rewrite, not an edit).
+// words, spaces and punctuation, the tokens both keep (jsdiff's `diffArrays`, a shortest edit
+// script) stay plain, and the rest is marked. Lines that share too little are left whole (a
+// rewrite, not an edit).
+import { diffArrays } from 'diff';
 
 export interface Piece {
   text: string;
@@ -9,7 +11,7 @@ export interface Piece {
 }
 
 const TOKEN = /\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
-/** Token LCS is quadratic: longer lines are not highlighted. */
+/** Longer lines are not highlighted (their diff would cost time for little use). */
 const MAX_TOKENS = 400;
 
 export function tokens(line: string): string[] {
@@ -21,19 +23,15 @@ export function wordDiff(removed: string, added: string, minShared = 0.4): { rem
   const a = tokens(removed);
   const b = tokens(added);
   if (a.length === 0 || b.length === 0 || a.length > MAX_TOKENS || b.length > MAX_TOKENS) return undefined;
-  // lcs[i][j]: the common length of a[i..] and b[j..]
-  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-  const keepA = new Array<boolean>(a.length).fill(false);
-  const keepB = new Array<boolean>(b.length).fill(false);
+  const keepA: boolean[] = [];
+  const keepB: boolean[] = [];
   let sharedChars = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] === b[j]) {
-      keepA[i++] = true;
-      keepB[j++] = true;
-      sharedChars += a[i - 1].trim() === '' ? 0 : a[i - 1].length;
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) i++;
-    else j++;
+  for (const c of diffArrays(a, b)) {
+    for (const t of c.value) {
+      if (!c.added) keepA.push(!c.removed);
+      if (!c.removed) keepB.push(!c.added);
+      if (!c.added && !c.removed) sharedChars += t.trim() === '' ? 0 : t.length;
+    }
   }
   const visible = (s: string) => s.replace(/\s+/g, '').length;
   if (sharedChars < minShared * Math.max(visible(removed), visible(added))) return undefined;

@@ -5,7 +5,8 @@
 // With a client file access (an editor over ACP), the content goes to the client's buffer instead
 // (no temp file, no folders created: the client owns the file and how it is saved).
 // Over an existing file on disk, details.diff holds the unified diff from the old text (line-spans.ts
-// finds the changed lines), for the front ends; the model's result stays one line.
+// finds the changed lines; it and jsdiff load at the first overwrite), for the front ends; the
+// model's result stays one line.
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Type } from '../core/type-builders.js';
@@ -14,7 +15,6 @@ import { atomicWrite, clientWrite, PathQueue } from './file-io.js';
 import { ToolError, type ToolDefinition } from './tool.js';
 import { formatBytes } from './truncate.js';
 import { spanDiff } from './diff.js';
-import { lineSpans } from './line-spans.js';
 import { displayPath, resolveForWrite } from './workspace.js';
 
 const Params = Type.Object(
@@ -71,7 +71,7 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
         // The old text, for the diff a front end shows (details.diff; the model is not sent it).
         const before = existing && existing.size <= maxBytes ? await readFile(target, 'utf8').catch(() => undefined) : undefined;
         await atomicWrite(target, args.content, existing?.mode, queue.journal);
-        const diff = before === undefined || before.includes('\uFFFD') ? undefined : spanDiff(before, lineSpans(before, args.content));
+        const diff = before === undefined || before.includes('\uFFFD') ? undefined : spanDiff(before, (await import('./line-spans.js')).lineSpans(before, args.content));
         return {
           content: existing ? `Overwrote ${shown} (${size}; it had ${existing.size}).` : `Created ${shown} (${size}).`,
           details: { path: shown, bytes, created: existing === undefined, ...(diff ? { diff: diff.text, linesAdded: diff.added, linesRemoved: diff.removed } : {}) },
