@@ -106,8 +106,9 @@ export function toolCallUpdate(toolCallId: string, name: string, args: Record<st
 
 /**
  * The session/update for one of our events, or null for the events ACP has no place for (turns,
- * usage, queues, compaction: the RPC mode shows those). tool_end is mapped without its diff;
- * the session adds one for edit_file and write_file.
+ * usage, queues, compaction: the RPC mode shows those). tool_update (a running bash's tail) is an
+ * in_progress update whose content is that tail. tool_end is mapped without its diff; the session
+ * adds one for edit_file and write_file.
  */
 export function eventToUpdate(event: AgentEvent, cwd: string): SessionUpdate | null {
   switch (event.type) {
@@ -120,6 +121,9 @@ export function eventToUpdate(event: AgentEvent, cwd: string): SessionUpdate | n
     case 'permission_decision':
       // Allowed: it runs now. Denied: tool_end follows at once with the refusal as a failure.
       return event.decision === 'allow' ? { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: 'in_progress' } : null;
+    case 'tool_update':
+      // A running call's latest output (bash's last lines): the call's content so far, replaced by each update and then by the result.
+      return { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: event.tail } }] };
     case 'tool_end':
       return { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: event.result.isError ? 'failed' : 'completed', content: resultContent(event.result.content) };
     default:

@@ -27,7 +27,7 @@ import { budgetStop, type BudgetPolicy } from './budget.js';
 import { outputCap } from './output-cap.js';
 import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
-import type { Inbox } from './inbox.js';
+import type { Inbox, QueuedMessage } from './inbox.js';
 import type { ThinkingLevel } from '../model/thinking.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
@@ -103,7 +103,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   // A run that was killed mid-turn left tool calls without results: answer them first,
   // so the next request is valid for every provider.
   const interrupted = answerInterruptedCalls(store);
-  const promptEntry = store.appendMessage(opts.attachments?.length ? { role: 'user', content: [{ type: 'text', text: opts.prompt }, ...opts.attachments] } : userMessage(opts.prompt));
+  const promptEntry = store.appendMessage(withAttachments(opts.prompt, opts.attachments));
   emit({
     type: 'run_start',
     runId: opts.runId ?? randomUUID(),
@@ -152,14 +152,15 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   let thinking: ThinkingLevel | undefined;
   let inToolLoop = false;
   const guard = opts.loopGuard ?? DEFAULT_LOOP_GUARD;
-  const deliver = (items: readonly QueueItem[]) => {
-    for (const item of items) emit(delivered(item, store.appendMessage(userMessage(item.text)).id));
+  // A steer or follow-up is stored as a prompt is: its text, then its attachments (read when it was queued).
+  const deliver = async (queued: readonly QueuedMessage[]) => {
+    for (const { item, attachments } of queued) emit(delivered(item, store.appendMessage(withAttachments(item.text, await attachments)).id));
   };
   for (;;) {
     if (signal.aborted) return finish('aborted', ABORTED);
     if (outcome.turns >= maxTurns) return finish('max_turns');
     // Steers sent meanwhile come after the tool batch's results, before the next request.
-    if (inbox) deliver(inbox.takeSteers());
+    if (inbox) await deliver(inbox.takeSteers());
     const turn = ++outcome.turns;
     const tooBig = await compactBeforeRequest(step);
     if (tooBig) return finish('error', tooBig);
@@ -223,7 +224,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
         if (inbox.hasSteers()) continue;
         const next = inbox.takeFollowUp();
         if (next) {
-          deliver([next]);
+          await deliver([next]);
           continue;
         }
       }
@@ -335,6 +336,11 @@ function record(call: ToolCall, result: ToolResult, durationMs: number, turn: nu
   outcome.toolCalls++;
   if (result.isError) outcome.toolErrors++;
   opts.emit({ type: 'tool_end', turn, toolCallId: call.id, name: call.name, result, entryId: entry.id, durationMs: Math.round(durationMs) });
+}
+
+/** A user message: the text, then what it carries (images, `<file>` blocks, notes). */
+function withAttachments(text: string, attachments: readonly (TextContent | ImageContent)[] | undefined): Message {
+  return attachments?.length ? { role: 'user', content: [{ type: 'text', text }, ...attachments] } : userMessage(text);
 }
 
 function delivered(item: QueueItem, entryId: string): EventBody {

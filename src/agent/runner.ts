@@ -10,14 +10,14 @@ import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { compactSession, type CompactionConfig, type CompactOutcome } from './compactor.js';
-import { MessageQueue, type Inbox } from './inbox.js';
+import { MessageQueue, type Inbox, type QueuedMessage } from './inbox.js';
 import type { BudgetPolicy } from './budget.js';
 import type { LoopGuardSettings } from './loop-guard.js';
 import { runLoop, type RunOutcome } from './loop.js';
 import { buildSystemPrompt, sessionStartDate } from './system-prompt.js';
 import type { TurnPolicy } from './turn-stream.js';
 
-/** What a prompt carries after its text: images, and notes about images that could not be attached. */
+/** What a prompt, a steer or a follow-up carries after its text: images, `<file>` blocks, and notes about what could not be attached. */
 export type Attachments = readonly (TextContent | ImageContent)[];
 
 export interface RunnerOptions extends TurnPolicy {
@@ -109,13 +109,16 @@ export class SessionRunner {
    * current response still runs to completion) and before the next model request. With no run
    * in progress it starts one.
    */
-  steer(text: string): QueueItem {
-    return this.send('steer', text);
+  steer(text: string, attached?: Promise<Attachments>): QueueItem {
+    return this.send('steer', text, attached);
   }
 
-  /** A message delivered only when the run would otherwise end; it then goes on with a new turn. With no run in progress it starts one. */
-  followUp(text: string): QueueItem {
-    return this.send('follow_up', text);
+  /**
+   * A message delivered only when the run would otherwise end; it then goes on with a new turn.
+   * With no run in progress it starts one. `attached`: what it carries after its text, stored with it.
+   */
+  followUp(text: string, attached?: Promise<Attachments>): QueueItem {
+    return this.send('follow_up', text, attached);
   }
 
   /** The steers and follow-ups waiting, oldest first. */
@@ -209,12 +212,14 @@ export class SessionRunner {
     return prepared.systemContext ? `${base}\n\n${prepared.systemContext}` : base;
   }
 
-  private send(kind: QueueItem['kind'], text: string): QueueItem {
-    const item = this.queue.add(kind, text);
+  private send(kind: QueueItem['kind'], text: string, attached: Promise<Attachments> | undefined): QueueItem {
+    // Attachments that cannot be made become a note: a queued message is delivered whatever happens.
+    const attachments = attached?.catch((err: Error): Attachments => [{ type: 'text', text: `\n[the attachments could not be attached: ${err?.message ?? String(err)}]` }]);
+    const item = this.queue.add(kind, text, attachments);
     if (this.pending === 0) {
       // Idle: the message starts a run of its own, as its prompt.
       this.queue.cancel(item.id);
-      void this.enqueueRun(item.text, undefined, item).catch(() => undefined);
+      void this.enqueueRun(item.text, undefined, item, attachments).catch(() => undefined);
     } else this.queueChanged();
     return item;
   }
@@ -321,7 +326,7 @@ export class SessionRunner {
     }
     this.current = undefined;
     const next = this.queue.size > 0 ? this.queue.shift() : undefined;
-    if (next) void this.enqueueRun(next.text, undefined, next).catch(() => undefined);
+    if (next) void this.enqueueRun(next.item.text, undefined, next.item, next.attachments).catch(() => undefined);
     emit({
       type: 'run_settled',
       stopReason: result.stopReason,
@@ -342,7 +347,7 @@ export class SessionRunner {
   }
 
   /** Items the loop took for delivery: the queue changed. */
-  private taken<T extends QueueItem | QueueItem[] | undefined>(items: T): T {
+  private taken<T extends QueuedMessage | QueuedMessage[] | undefined>(items: T): T {
     if (Array.isArray(items) ? items.length > 0 : items !== undefined) this.queueChanged();
     return items;
   }

@@ -25,7 +25,8 @@ import { bashSandbox, guardSandbox } from './bash-sandbox.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
-import { promptAttachments } from './prompt-files.js';
+import { readAttachments } from './prompt-files.js';
+import type { PromptImage } from './prompt-images.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { sessionHandle, type HandleHost } from './session-handle.js';
 import { AgentExtensions } from './extensions.js';
@@ -148,17 +149,15 @@ class AgentImpl implements Agent {
   }
 
   async prompt(text: string, opts: Parameters<Agent['prompt']>[1] = {}): Promise<RunResult> {
-    const boundary = { cwd: this.cwd, allowedPaths: this.resolved.config.allowPaths };
-    const images = promptAttachments(this.message(text, 'prompt', opts.images), opts.images, boundary, this.resolved.config.permissions);
-    return this.runner.run(text, opts.signal, images);
+    return this.runner.run(text, opts.signal, this.attachments(text, opts.images, 'prompt'));
   }
 
-  steer(text: string): QueueItem {
-    return this.runner.steer(this.message(text));
+  steer(text: string, opts: Parameters<Agent['steer']>[1] = {}): QueueItem {
+    return this.runner.steer(text, this.attachments(text, opts.images));
   }
 
-  followUp(text: string): QueueItem {
-    return this.runner.followUp(this.message(text));
+  followUp(text: string, opts: Parameters<Agent['followUp']>[1] = {}): QueueItem {
+    return this.runner.followUp(text, this.attachments(text, opts.images));
   }
 
   queue(): QueueItem[] {
@@ -319,10 +318,11 @@ class AgentImpl implements Agent {
     if (this.closed) throw new AgentError('closed', 'this agent was closed; create a new one');
   }
 
-  private message(text: string, what = 'message', images?: readonly unknown[]): string {
+  /** A message checked (not empty), and what it carries after its text: its `@path` files and images, read now (prompt-files.ts); a bad given image throws. */
+  private attachments(text: string, images: readonly PromptImage[] | undefined, what = 'message') {
     this.check();
     if (typeof text !== 'string' || (text.trim() === '' && !images?.length)) throw new AgentError('invalid_argument', `the ${what} is empty`);
-    return text;
+    return readAttachments(text, images, { cwd: this.cwd, allowedPaths: this.resolved.config.allowPaths }, this.resolved.config.permissions);
   }
 
   private idleOnly(what: string): void {

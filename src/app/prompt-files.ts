@@ -11,7 +11,7 @@ import { sniffImage } from '../core/image.js';
 import { decide, type PermissionPolicy } from '../tools/permissions.js';
 import { isAbsolute } from 'node:path';
 import { displayPath, resolveForRead, type Boundary } from '../tools/workspace.js';
-import { atPaths, promptImages, type PromptImage } from './prompt-images.js';
+import { atPaths, fitImages, readPromptImages, type PromptImage } from './prompt-images.js';
 
 /** The most bytes of one file read into a prompt. */
 export const PER_FILE_BYTES = 20 * 1024;
@@ -20,8 +20,18 @@ export const TOTAL_BYTES = 60 * 1024;
 
 /** What a prompt carries after its text: the images (promptImages), then the text files its `@path` tokens name. */
 export async function promptAttachments(text: string, given: readonly PromptImage[] | undefined, boundary: Boundary, policy: PermissionPolicy): Promise<(TextContent | ImageContent)[]> {
-  const images = await promptImages(text, given, boundary);
-  return [...images, ...atPathFiles(text, boundary, policy)];
+  return readAttachments(text, given, boundary, policy);
+}
+
+/**
+ * What a message carries after its text, as promptAttachments, with every file read now: a steer
+ * or a follow-up carries the files as they were when it was queued. Only the images' scaling is
+ * left to the promise. A given image that is not valid is an AgentError thrown here.
+ */
+export function readAttachments(text: string, given: readonly PromptImage[] | undefined, boundary: Boundary, policy: PermissionPolicy): Promise<(TextContent | ImageContent)[]> {
+  const images = readPromptImages(text, given, boundary);
+  const files = atPathFiles(text, boundary, policy);
+  return fitImages(images).then((fitted) => [...fitted, ...files]);
 }
 
 /** The `<file>` blocks of the text files a text's `@path` tokens name (see the header). */

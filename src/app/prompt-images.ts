@@ -24,19 +24,45 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * text note saying why (the text named it; the model should know it did not come).
  */
 export async function promptImages(text: string, given: readonly PromptImage[] | undefined, boundary: Boundary): Promise<(TextContent | ImageContent)[]> {
-  return [...(await givenImages(given, boundary.cwd)), ...(await atPathImages(text, boundary))];
+  return fitImages(readPromptImages(text, given, boundary));
+}
+
+/** An image read for a prompt, not yet fitted: its bytes and how it is named (`strict`: a given image, whose failure is an error), or a note. */
+export type ImageRead = { bytes: Buffer; shown: string; strict: boolean } | { note: string };
+
+/**
+ * The images of a prompt (as promptImages), every file read now, synchronously; only the scaling
+ * (fitImages) waits. A given image that is not valid is an AgentError (invalid_argument) thrown here.
+ */
+export function readPromptImages(text: string, given: readonly PromptImage[] | undefined, boundary: Boundary): ImageRead[] {
+  return [...readGivenImages(given, boundary.cwd), ...readAtPathImages(text, boundary)];
+}
+
+/** The images read, fitted to the providers' limits: a given one that cannot be is an AgentError, a `@path` one a note. */
+export async function fitImages(reads: readonly ImageRead[]): Promise<(TextContent | ImageContent)[]> {
+  const out: (TextContent | ImageContent)[] = [];
+  for (const read of reads) {
+    if ('note' in read) out.push({ type: 'text', text: read.note });
+    else if (read.strict) out.push(await fitted(read.bytes, read.shown));
+    else out.push(await fitted(read.bytes, read.shown).catch((err: Error): TextContent => ({ type: 'text', text: `[${err.message}]` })));
+  }
+  return out;
 }
 
 /** The images given with a prompt, checked and fitted (paths start at `cwd`); an AgentError (invalid_argument) names the first bad one. */
 export async function givenImages(given: readonly PromptImage[] | undefined, cwd: string): Promise<ImageContent[]> {
+  return (await fitImages(readGivenImages(given, cwd))) as ImageContent[];
+}
+
+function readGivenImages(given: readonly PromptImage[] | undefined, cwd: string): ImageRead[] {
   if (given !== undefined && !Array.isArray(given)) throw bad('images must be an array of {data, mimeType} or {path}');
-  const out: ImageContent[] = [];
+  const out: ImageRead[] = [];
   for (const [i, image] of (given ?? []).entries()) {
     const what = `image ${i + 1}`;
     if (typeof image !== 'object' || image === null) throw bad(`${what} must be an object {data, mimeType} or {path}`);
     if ('path' in image) {
       if (typeof image.path !== 'string' || image.path === '') throw bad(`${what}: path must be a non-empty string`);
-      out.push(await fromFile(resolve(cwd, image.path), image.path));
+      out.push(checked(readImageFile(resolve(cwd, image.path), image.path), image.path));
       continue;
     }
     const { data, mimeType } = image as { data?: unknown; mimeType?: unknown };
@@ -44,14 +70,20 @@ export async function givenImages(given: readonly PromptImage[] | undefined, cwd
     if (typeof mimeType !== 'string' || !formatOfMime(mimeType)) throw bad(`${what}: mimeType must be one of ${Object.values(IMAGE_MIME).join(', ')} (got ${JSON.stringify(mimeType)})`);
     const clean = data.replace(/\s+/g, '');
     if (!BASE64.test(clean)) throw bad(`${what}: data is not base64 (give the bytes in base64, without a "data:" prefix)`);
-    out.push(await fitted(Buffer.from(clean, 'base64'), what));
+    out.push(checked(Buffer.from(clean, 'base64'), what));
   }
   return out;
 }
 
-/** The images a text's `@path` tokens name (see promptImages). */
-export async function atPathImages(text: string, boundary: Boundary): Promise<(TextContent | ImageContent)[]> {
-  const out: (TextContent | ImageContent)[] = [];
+/** A given image's bytes, which must be an image by their first bytes. */
+function checked(bytes: Buffer, shown: string): ImageRead {
+  if (!sniffImage(bytes)) throw bad(`${shown} is not a PNG, JPEG, GIF or WebP image (by its first bytes)`);
+  return { bytes, shown, strict: true };
+}
+
+/** The images a text's `@path` tokens name (see promptImages), read now. */
+function readAtPathImages(text: string, boundary: Boundary): ImageRead[] {
+  const out: ImageRead[] = [];
   const seen = new Set<string>();
   for (const token of atPaths(text)) {
     let real: string;
@@ -63,10 +95,11 @@ export async function atPathImages(text: string, boundary: Boundary): Promise<(T
     }
     if (seen.has(real) || !isImageFile(real)) continue;
     seen.add(real);
+    const shown = `@${displayPath(boundary, real)}`;
     try {
-      out.push(await fromFile(real, `@${displayPath(boundary, real)}`));
+      out.push({ bytes: readImageFile(real, shown), shown, strict: false });
     } catch (err) {
-      out.push({ type: 'text', text: `[${(err as Error).message}]` });
+      out.push({ note: `[${(err as Error).message}]` });
     }
   }
   return out;
@@ -96,7 +129,7 @@ function isImageFile(file: string): boolean {
   }
 }
 
-async function fromFile(file: string, shown: string): Promise<ImageContent> {
+function readImageFile(file: string, shown: string): Buffer {
   let size: number;
   try {
     size = statSync(file).size;
@@ -104,13 +137,11 @@ async function fromFile(file: string, shown: string): Promise<ImageContent> {
     throw bad(`${shown}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (size > MAX_IMAGE_FILE_BYTES) throw bad(`${shown}: the image is too large (${size} bytes; at most ${MAX_IMAGE_FILE_BYTES})`);
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (err) {
     throw bad(`${shown}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  return fitted(bytes, shown);
 }
 
 async function fitted(bytes: Buffer, shown: string): Promise<ImageContent> {

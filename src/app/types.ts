@@ -192,10 +192,14 @@ export interface Agent {
    * in the workspace attaches it too. Images over the providers' limits are scaled down.
    */
   prompt(text: string, opts?: { signal?: AbortSignal; images?: readonly PromptImage[] }): Promise<RunResult>;
-  /** Delivered after the current tool batch, before the next request; with no run in progress it starts one. */
-  steer(text: string): QueueItem;
-  /** Delivered when the run would otherwise end; with no run in progress it starts one. */
-  followUp(text: string): QueueItem;
+  /**
+   * Delivered after the current tool batch, before the next request; with no run in progress it
+   * starts one. It carries what a prompt would (`images`, `@path` images and text files), read now,
+   * as it is queued; a given image that is not valid throws (invalid_argument).
+   */
+  steer(text: string, opts?: { images?: readonly PromptImage[] }): QueueItem;
+  /** Delivered when the run would otherwise end; with no run in progress it starts one. Attachments as steer's. */
+  followUp(text: string, opts?: { images?: readonly PromptImage[] }): QueueItem;
   queue(): QueueItem[];
   cancel(id: string): boolean;
   /** Aborts the run in progress; returns the steers and follow-ups it had not delivered. */

@@ -29,13 +29,16 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
     void agent.prompt(p.message, images.length > 0 ? { images } : {}).catch(() => undefined); // the outcome arrives as run_settled
     return { started: true };
   },
-  steer: (agent, p) => {
+  // A steer or follow-up carries images as a prompt does (and the `@path` files its text names): a bad image is an error answer, nothing is queued.
+  steer: async (agent, p) => {
+    const images = p.images ? await givenImages(p.images, agent.cwd) : [];
     const started = !agent.running;
-    return { item: agent.steer(p.message), started };
+    return { item: agent.steer(p.message, images.length > 0 ? { images } : {}), started };
   },
-  follow_up: (agent, p) => {
+  follow_up: async (agent, p) => {
+    const images = p.images ? await givenImages(p.images, agent.cwd) : [];
     const started = !agent.running;
-    return { item: agent.followUp(p.message), started };
+    return { item: agent.followUp(p.message, images.length > 0 ? { images } : {}), started };
   },
   cancel: (agent, p) => ({ cancelled: agent.cancel(p.item) }),
   abort: (agent) => {

@@ -65,13 +65,13 @@ export const COMMANDS = {
     result: Type.Object({ started: Type.Literal(true) }),
   },
   steer: {
-    doc: 'Deliver a message after the current tool batch, before the next model request; with no run in progress it starts one.',
-    params: message,
+    doc: 'Deliver a message after the current tool batch, before the next model request; with no run in progress it starts one. Images and the @path files its text names are attached as a prompt\'s, read when it is queued.',
+    params: { ...message, images },
     result: Type.Object({ item: QueueItemSchema, started: Type.Boolean({ description: 'true when it started a run of its own' }) }),
   },
   follow_up: {
-    doc: 'Deliver a message when the run would otherwise end (a new turn of the same run); with no run in progress it starts one.',
-    params: message,
+    doc: 'Deliver a message when the run would otherwise end (a new turn of the same run); with no run in progress it starts one. Attachments as steer\'s.',
+    params: { ...message, images },
     result: Type.Object({ item: QueueItemSchema, started: Type.Boolean() }),
   },
   cancel: {
