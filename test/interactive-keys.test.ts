@@ -137,11 +137,39 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     const edited = await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
     fits(edited, columns);
     t.keys('C-l');
-    await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
+    await t.waitFor(/^❯ draft mode 600\n\s+from the editor/); // at the top of the cleared screen
     t.keys('Enter');
     await t.waitFor(/edited text received/);
     const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
     expect(users.map((e) => e.message.content[0].text)).toEqual(['draft mode 600\nfrom the editor']);
+  });
+
+  it('Ctrl+L clears the screen as a shell does: the input at the top, what was printed stays in the scrollback', async (ctx) => {
+    const { t } = start(ctx, [{ text: `Answer 1: ${LONG}` }, { text: `Answer 2: ${LONG}` }, { text: 'the answer after the clear' }], [], { columns, rows: 20 });
+    await t.waitFor(READY);
+    for (const n of [1, 2]) {
+      t.type(`question ${n}`);
+      t.keys('Enter');
+      await t.waitFor(new RegExp(`Answer ${n}:[\\s\\S]*scripted/script[\\s\\S]*❯\\s*$`));
+    }
+    t.type('typed');
+    t.keys('C-l');
+    // The visible screen holds the live region only, at its top, with what was typed.
+    const cleared = await t.waitFor((s) => s.split('\n')[0].startsWith('❯ typed'));
+    expect(cleared).not.toMatch(/Answer|question|scripted\/script/);
+    // The earlier output is in the scrollback, once, in order, and no blank screen was pushed there.
+    const history = t.history();
+    expect(history.match(/❯ question 1/g)).toHaveLength(1);
+    expect(history).toMatch(/❯ question 1[\s\S]*Answer 1:[\s\S]*❯ question 2[\s\S]*Answer 2:[\s\S]*scripted\/script[^\n]*\n[\s\S]*❯ typed/);
+    expect(history).not.toMatch(/\n(\s*\n){4}❯ typed/);
+    // Sending a prompt afterwards: it and its answer follow at the top of the screen.
+    t.type(' more');
+    t.keys('Enter');
+    const after = await t.waitFor(/the answer after the clear[\s\S]*scripted\/script[\s\S]*❯\s*$/);
+    expect(after.split('\n').slice(0, 2)).toEqual(['', '❯ typed more']); // the blank line every prompt has above it
+    expect(after).not.toMatch(/Answer 2/);
+    fits(after, columns);
+    expect(t.history()).toMatch(/Answer 2:[\s\S]*❯ typed more\n[\s\S]*the answer after the clear/);
   });
 
   it('Ctrl+R searches the history in the live region; Enter takes the match, Esc gives the input back', async (ctx) => {
