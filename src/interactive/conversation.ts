@@ -293,7 +293,7 @@ export class Conversation {
         this.screen.print(compactionLines(e, this.screen.width, this.p));
         break;
       case 'warning':
-        this.screen.print([this.p.yellow(`warning: ${clean(e.message)}`)]);
+        this.screen.print(wrapText(`warning: ${clean(e.message)}`, this.screen.width, { indent: '  ', style: this.p.yellow })); // wrapped, not cut
         break;
       case 'run_settled':
         this.settled(e);
