@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { interactiveSessions, READY, sessionEntries } from './support/interactive.js';
+import type { TmuxSession } from './support/tmux.js';
 import { tempDir } from './support/helpers.js';
+import type { ScriptTurn } from '../src/model/script.js';
+import { summaryTurn } from './support/compaction.js';
 
 const start = interactiveSessions();
 
@@ -123,7 +126,70 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     fits(cancelled, columns);
     t.keys('C-d');
     await t.exited();
-    expect(sessionEntries(home).filter((e) => e.type === 'compaction')).toEqual([]);
+    expect(sessionEntries(home).filter((e) => e.type === 'compaction' || e.type === 'compaction_failed')).toEqual([]);
+  });
+
+  // Compaction that comes on its own, in a run. threshold: a 4,096-token window and a first answer
+  // that reports 3,500 input tokens, so the check before the second prompt's request compacts.
+  // overflow: the provider answers the second prompt with context_overflow. The summary is slow.
+  const OVERFLOW: ScriptTurn = { error: { kind: 'context_overflow', message: 'prompt is too long: 250000 tokens > 200000 maximum', status: 400 } };
+  const autoCompaction = (reason: 'threshold' | 'overflow', columns: number, summary: ScriptTurn, rest: ScriptTurn[]) => {
+    const home = tempDir('mini-agent-home-');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 50 } }));
+    const first: ScriptTurn = { text: `Answer 1: ${LONG} ${LONG}`, ...(reason === 'threshold' ? { usage: { input: 3500, output: 100 } } : {}) };
+    const turns = reason === 'threshold' ? [first, summary, ...rest] : [first, OVERFLOW, summary, ...rest];
+    return { home, turns, args: reason === 'threshold' ? ['--context-window', '4096', '--tools', 'read_file'] : [], opts: { columns, rows: 30, home } };
+  };
+  const firstExchange = async (t: TmuxSession) => {
+    await t.waitFor(READY);
+    t.type('question 1');
+    t.keys('Enter');
+    await t.waitFor(/Answer 1:[\s\S]*scripted\/script[\s\S]*❯\s*$/);
+    t.type('question 2');
+    t.keys('Enter');
+  };
+
+  it.for(['threshold', 'overflow'] as const)('auto-compaction (%s) shows a "compacting" spinner, then the compacted line and the answer', async (reason, ctx) => {
+    const a = autoCompaction(reason, columns, { ...summaryTurn('the summary'), delayMs: 150 }, [{ text: 'answered after compacting' }]);
+    const { t } = start(ctx, a.turns, a.args, a.opts);
+    await firstExchange(t);
+    const spinning = await t.waitFor(/compacting \d/);
+    expect(spinning).not.toMatch(/thinking \d/);
+    fits(spinning, columns);
+    const done = await t.waitFor(/compacted:[\s\S]*answered after compacting[\s\S]*scripted\/script[\s\S]*❯\s*$/);
+    expect(done).not.toMatch(/compacting \d|error/);
+    fits(done, columns);
+    // overflow: the warning about the window the provider stated is wrapped, whole, not cut.
+    if (reason === 'overflow') expect(done.replace(/\s+/g, ' ')).toContain("warning: the provider says the model's context window is 200000 tokens (mini-agent assumed");
+    if (reason === 'overflow') expect(done.replace(/\s+/g, ' ')).toContain('compaction uses 200000 from now on');
+    expect(sessionEntries(a.home).filter((e) => e.type === 'compaction').map((e) => e.reason)).toEqual([reason]);
+  });
+
+  it.for(['threshold', 'overflow'] as const)('Esc cancels an auto-compaction (%s): nothing is appended, the run is stopped, the next prompt works', async (reason, ctx) => {
+    // threshold: the next prompt compacts again (the context is still over it), quickly this time.
+    const rest: ScriptTurn[] = reason === 'threshold' ? [summaryTurn('the second summary'), { text: 'answered after the cancel' }] : [{ text: 'answered after the cancel' }];
+    const a = autoCompaction(reason, columns, { ...summaryTurn('the slow summary'), delayMs: 300 }, rest);
+    const { t } = start(ctx, a.turns, a.args, a.opts);
+    await firstExchange(t);
+    await t.waitFor(/compacting \d/);
+    t.keys('Escape');
+    const cancelled = await t.waitFor(/compaction cancelled:\s+nothing\s+was\s+changed\s+stopped\n[\s\S]*❯\s*$/, { timeoutMs: 8000 });
+    expect(cancelled).not.toMatch(/compacting \d|thinking \d|error|failed/);
+    fits(cancelled, columns);
+    // The session file: every line JSON (sessionEntries parses each), no compaction entry, and no
+    // failure record either (a cancel is not a failure: /tree and the exports would show one).
+    expect(sessionEntries(a.home).filter((e) => e.type === 'compaction' || e.type === 'compaction_failed')).toEqual([]);
+    t.type('question 3');
+    t.keys('Enter');
+    const after = await t.waitFor(/answered after the cancel[\s\S]*scripted\/script[\s\S]*❯\s*$/);
+    expect(after).not.toMatch(/error/);
+    fits(after, columns);
+    const entries = sessionEntries(a.home);
+    const users = entries.filter((e) => e.type === 'message' && e.message.role === 'user').map((e) => e.message.content[0].text);
+    expect(users).toEqual(['question 1', 'question 2', 'question 3']);
+    const summaries = entries.filter((e) => e.type === 'compaction').map((e) => e.summary);
+    expect(summaries).toEqual(reason === 'threshold' ? [expect.stringContaining('the second summary')] : []);
+    expect(entries.filter((e) => e.type === 'compaction_failed')).toEqual([]);
   });
 
   it('Ctrl+G edits the input in $EDITOR (a 0600 file) and reads it back; Ctrl+L redraws', async (ctx) => {
@@ -137,11 +203,39 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     const edited = await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
     fits(edited, columns);
     t.keys('C-l');
-    await t.waitFor(/❯ draft mode 600\n\s+from the editor/);
+    await t.waitFor(/^❯ draft mode 600\n\s+from the editor/); // at the top of the cleared screen
     t.keys('Enter');
     await t.waitFor(/edited text received/);
     const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
     expect(users.map((e) => e.message.content[0].text)).toEqual(['draft mode 600\nfrom the editor']);
+  });
+
+  it('Ctrl+L clears the screen as a shell does: the input at the top, what was printed stays in the scrollback', async (ctx) => {
+    const { t } = start(ctx, [{ text: `Answer 1: ${LONG}` }, { text: `Answer 2: ${LONG}` }, { text: 'the answer after the clear' }], [], { columns, rows: 20 });
+    await t.waitFor(READY);
+    for (const n of [1, 2]) {
+      t.type(`question ${n}`);
+      t.keys('Enter');
+      await t.waitFor(new RegExp(`Answer ${n}:[\\s\\S]*scripted/script[\\s\\S]*❯\\s*$`));
+    }
+    t.type('typed');
+    t.keys('C-l');
+    // The visible screen holds the live region only, at its top, with what was typed.
+    const cleared = await t.waitFor((s) => s.split('\n')[0].startsWith('❯ typed'));
+    expect(cleared).not.toMatch(/Answer|question|scripted\/script/);
+    // The earlier output is in the scrollback, once, in order, and no blank screen was pushed there.
+    const history = t.history();
+    expect(history.match(/❯ question 1/g)).toHaveLength(1);
+    expect(history).toMatch(/❯ question 1[\s\S]*Answer 1:[\s\S]*❯ question 2[\s\S]*Answer 2:[\s\S]*scripted\/script[^\n]*\n[\s\S]*❯ typed/);
+    expect(history).not.toMatch(/\n(\s*\n){4}❯ typed/);
+    // Sending a prompt afterwards: it and its answer follow at the top of the screen.
+    t.type(' more');
+    t.keys('Enter');
+    const after = await t.waitFor(/the answer after the clear[\s\S]*scripted\/script[\s\S]*❯\s*$/);
+    expect(after.split('\n').slice(0, 2)).toEqual(['', '❯ typed more']); // the blank line every prompt has above it
+    expect(after).not.toMatch(/Answer 2/);
+    fits(after, columns);
+    expect(t.history()).toMatch(/Answer 2:[\s\S]*❯ typed more\n[\s\S]*the answer after the clear/);
   });
 
   it('Ctrl+R searches the history in the live region; Enter takes the match, Esc gives the input back', async (ctx) => {

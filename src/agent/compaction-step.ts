@@ -9,6 +9,7 @@ import type { SessionStore } from '../session/store.js';
 import { contextTokens } from '../session/tokens.js';
 import type { ToolSpec } from '../core/types.js';
 import { compactSession, type CompactionConfig } from './compactor.js';
+import { ABORTED } from './turn-stream.js';
 
 export interface CompactionStepContext {
   store: SessionStore;
@@ -43,7 +44,7 @@ export async function compactBeforeRequest(ctx: CompactionStepContext): Promise<
   if (!ctx.state.thresholdFailed) {
     // Over the window already: keep less rather than give up (the request would overflow).
     const out = await compactSession({ ...ctx, config: c, reason: 'threshold', mustFit: tokens > window });
-    if (out.ok) return null;
+    if (out.ok || ctx.signal.aborted) return null; // cancelled: the loop stops the run as aborted, not as an error
     ctx.state.thresholdFailed = true;
     if (tokens > window) return overflow(`the context (${tokens} tokens) is larger than the model's window (${window}), and compacting it failed: ${out.error}`);
     return null; // it still fits: go on without compacting
@@ -79,6 +80,7 @@ export async function compactAfterOverflow(ctx: CompactionStepContext, error: Mo
     ctx.state.overflowKeep = out.keepRecentTokens;
     return 'retry';
   }
+  if (ctx.signal.aborted) return { ...ABORTED }; // cancelled: the run stops as aborted, not with the overflow's error
   return { ...error, message: `${error.message} (mini-agent tried to compact the conversation and retry, but the compaction failed: ${out.error}${outputHint(error)})` };
 }
 

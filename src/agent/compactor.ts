@@ -1,6 +1,7 @@
 // Compacting a session: the plan (session/compaction-plan.ts) and the summarizer (an injected
 // call, by default the session's own model) put together. A summary is appended only when it is
-// whole; on any failure nothing is appended but a side record, and nothing is lost.
+// whole; on any failure nothing is appended but a side record (on a cancel, not even that), and
+// nothing is lost.
 import type { CompactionReason, EventBody } from '../core/events.js';
 import { textOf, userMessage, type Message, type ToolSpec } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -85,8 +86,11 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
   const tokensBefore = contextTokens(path, projected, extra).tokens;
   emit({ type: 'compaction_start', reason, tokensBefore });
   const fail = (error: string): CompactOutcome => {
-    store.append({ type: 'compaction_failed', targetId: store.leafId, reason, error, tokensBefore, model: config.model });
-    store.sync();
+    // A cancel (the run's or /compact's signal) is not a failure: nothing at all is written.
+    if (!req.signal.aborted) {
+      store.append({ type: 'compaction_failed', targetId: store.leafId, reason, error, tokensBefore, model: config.model });
+      store.sync();
+    }
     emit({ type: 'compaction_end', reason, ok: false, tokensBefore, tokensAfter: null, summarizedEntries: 0, readFiles: [], modifiedFiles: [], error, entryId: null });
     return { ok: false, error, tokensBefore };
   };

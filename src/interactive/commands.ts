@@ -342,7 +342,7 @@ export function helpLines(p: Paint): string[] {
     '  !command         run a shell command through the bash tool; its output joins the conversation',
     '  Ctrl+R           search the history (again: older; Enter takes it, Esc gives the input back)',
     '  Ctrl+G           edit the input in $VISUAL or $EDITOR',
-    '  Ctrl+L           redraw the input area (the scrollback stays)',
+    '  Ctrl+L           clear the screen, as in a shell (what was printed stays in the scrollback)',
     '  Shift+Tab        the next thinking level: off, low, medium, high (from the next request)',
     "  Ctrl+O           expand or collapse the model's reasoning or a tool's output, whichever came last (printed again below)",
     '  Ctrl+C           stop the run; on an empty line, press twice to leave',

@@ -120,7 +120,7 @@ export class Conversation {
       if (key.ctrl && key.name === 'd' && this.editor.isEmpty() && !this.running) return this.opts.onExit();
       if (key.name === 'escape' && !key.ctrl && !key.alt) return this.running || this.shellRun || this.compacting ? this.interrupt() : this.pullBack(); // Esc stops a run, as Ctrl+C does
       if (key.ctrl && !key.alt && key.name === 'o') return this.printNow(this.lastBlock.toggle(this.screen.width));
-      if (key.ctrl && !key.alt && key.name === 'l') return this.screen.flush(); // redraw the live region (the scrollback stays)
+      if (key.ctrl && !key.alt && key.name === 'l') return this.screen.clear(); // as in a shell: the screen is cleared, the scrollback stays
       if (key.ctrl && !key.alt && key.name === 'g') return this.printNow(editInput(this.editor, this.opts.env, this.screen.width, this.p)); // $EDITOR
       if (key.name === 'tab' && key.shift) return this.printNow(thinkingLines(this.agent.setThinking(nextThinkingLevel(this.agent.thinking)), this.p, this.screen.width));
     }
@@ -293,7 +293,7 @@ export class Conversation {
         this.screen.print(compactionLines(e, this.screen.width, this.p));
         break;
       case 'warning':
-        this.screen.print([this.p.yellow(`warning: ${clean(e.message)}`)]);
+        this.screen.print(wrapText(`warning: ${clean(e.message)}`, this.screen.width, { indent: '  ', style: this.p.yellow })); // wrapped, not cut
         break;
       case 'run_settled':
         this.settled(e);

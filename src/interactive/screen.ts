@@ -3,7 +3,9 @@
 // the spinner, the queue, the input) is redrawn. A redraw moves the cursor up to the top of the
 // live region, clears from there down, writes the lines that became final, then the live region
 // again: one write, inside a synchronized update (DEC mode 2026) where the terminal supports it,
-// so nothing flickers and nothing above the live region is ever touched.
+// so nothing flickers and nothing above the live region is ever touched. Ctrl+L (clear()) is the
+// one exception, as in a shell: the rows on screen scroll up into the scrollback, whole, and the
+// live region is drawn at the top of an empty screen.
 import stringWidth from 'string-width';
 
 export interface ScreenOutput {
@@ -65,6 +67,8 @@ export class Screen {
   private lastWidth: number;
   /** When the last redraw was written (performance.now()), for the frame throttle. */
   private lastFlush = 0;
+  /** The next redraw scrolls the screen's rows into the scrollback first (clear()). */
+  private clearing = false;
 
   constructor(
     private readonly out: ScreenOutput,
@@ -98,6 +102,16 @@ export class Screen {
     this.request();
   }
 
+  /**
+   * Ctrl+L: the visible screen is cleared and the live region drawn at its top; what was printed
+   * stays in the scrollback. Neither \x1b[2J (many terminals drop the screen instead of keeping it)
+   * nor \x1b[3J (it erases the scrollback): line feeds scroll the rows above the live region away.
+   */
+  clear(): void {
+    this.clearing = true;
+    this.flush();
+  }
+
   /** Redraws now (a resize, or before the process leaves the terminal). */
   flush(): void {
     this.scheduled = false;
@@ -117,6 +131,11 @@ export class Screen {
     text += CLEAR_DOWN;
     for (const line of this.pending) text += fitLine(line, width) + '\r\n';
     this.pending = [];
+    // The cursor is at the start of the first empty row, below everything printed: from row r,
+    // rows - 1 line feeds scroll exactly the r - 1 rows above it into the scrollback (and no blank
+    // rows), the empty rows take their place, and the live region starts at the top.
+    if (this.clearing) text += '\n'.repeat(rows - 1) + '\x1b[H';
+    this.clearing = false;
     // The live region never grows past the screen: rows above the top could not be redrawn.
     const max = rows - 1;
     const frame = this.live();
