@@ -2,6 +2,10 @@
 // redoing all the work: marked's inline runs remembered by their source and link state, the
 // items of a tight list lexed one by one and remembered, list items' rows remembered. Each
 // result is what lexMarkdown (session/markdown-html.ts) would give; see OpenLexer.lex.
+// This reads marked's internals (Lexer.inlineQueue, Lexer.state: inLink, inRawBlock, linkEmitted),
+// which no semver range protects: marked is pinned to exactly 18.2.1 in package.json. Before
+// raising the pin, run the property tests (test/markdown-stream.test.ts: streamed = whole render),
+// which guard the upgrade.
 import { getDefaults, Lexer, type Token, type Tokens } from 'marked';
 import { lexMarkdown } from '../session/markdown-html.js';
 import type { BlockOptions, ItemRows } from './markdown-blocks.js';
