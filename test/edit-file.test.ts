@@ -113,6 +113,25 @@ describe('edit_file: exact matches', () => {
     expect(res.details).toEqual({ path: 'f.txt', edits: 1, replacements: 1, tolerant: null, firstChangedLine: 10, linesAdded: 2, linesRemoved: 1 });
   });
 
+  it('within an edited block, only the lines that changed are removed and added: the lines between stay context', async () => {
+    const { ws, file } = workspaceWith('one\ntwo\nthree\nfour\nfive\nsix\n');
+    const res = await edit(ws, { path: 'f.txt', edits: [{ oldText: 'two\nthree\nfour\nfive', newText: 'TWO\nthree\nfour\nFIVE' }] });
+    expect(readFileSync(file, 'utf8')).toBe('one\nTWO\nthree\nfour\nFIVE\nsix\n');
+    expect(text(res)).toContain('Edited f.txt: 1 replacement, +2 -2 lines, first change at line 2.');
+    expect(text(res)).toContain('@@ -1,6 +1,6 @@');
+    expect(diffRows(res)).toEqual([
+      [' ', 1, 'one'],
+      ['-', 2, 'two'],
+      ['+', 2, 'TWO'],
+      [' ', 3, 'three'],
+      [' ', 4, 'four'],
+      ['-', 5, 'five'],
+      ['+', 5, 'FIVE'],
+      [' ', 6, 'six'],
+    ]);
+    expect(res.details).toMatchObject({ firstChangedLine: 2, linesAdded: 2, linesRemoved: 2 });
+  });
+
   it('refuses an oldText that occurs more than once, saying how often and where, and changes nothing', async () => {
     const content = 'let a = 1;\nlet b = 2;\nlet a = 1;\nlet a = 1;\n';
     const { ws, file } = workspaceWith(content);

@@ -1,8 +1,10 @@
-// A compact unified diff of an edit, built from the replaced spans: no diff algorithm is needed,
-// since the changed places are known. Each span is widened to whole lines, lines both versions
-// share at a block's edges become context, and hunks get a few lines of context around them.
-// Every line carries its number (the new file's, or the old one's for a removed line); the whole
-// is capped in lines and bytes, with a notice saying so.
+// A compact unified diff of an edit, built from the replaced spans: the changed places are known,
+// so only the lines of each edited block are compared. Each span is widened to whole lines, lines
+// both versions share at a block's edges become context, and the rest of the block is matched
+// line by line by jsdiff (`diffArrays`: only the lines that really changed are removed and added);
+// hunks get a few lines of context around them. Every line carries its number (the new file's, or
+// the old one's for a removed line); the whole is capped in lines and bytes, with a notice saying so.
+import { diffArrays } from 'diff';
 
 /** Replace [start, end) of the original text with `text`. Sorted, not overlapping. */
 export interface Span {
@@ -33,10 +35,44 @@ export interface SpanDiff {
 }
 
 /** One run of changed lines: old lines [oldFrom, oldFrom + removed.length) become `added`. 0-based. */
-interface Change {
+export interface Change {
   oldFrom: number;
   removed: string[];
   added: string[];
+}
+
+/** Beyond this many line edits (removed + added), lines are not matched and the whole is one change:
+ * the diff's cost grows with the square of the edits (about 0.1 s at this cap), whatever the lengths. */
+export const MAX_EDIT_LINES = 1_000;
+
+/**
+ * The runs of changed lines between two lists of lines (jsdiff's Myers diff), `oldFrom` counted
+ * from the start of `before`. With no line in common (a rewrite) or past MAX_EDIT_LINES edits, the
+ * whole is one run. Pure.
+ */
+export function changedRuns(before: readonly string[], after: readonly string[]): Change[] {
+  const whole = [{ oldFrom: 0, removed: [...before], added: [...after] }];
+  if (before.length === 0 && after.length === 0) return [];
+  const afterLines = new Set(after);
+  if (!before.some((l) => afterLines.has(l))) return whole;
+  const parts = diffArrays(before as string[], after as string[], { maxEditLength: MAX_EDIT_LINES });
+  if (!parts) return whole;
+  const runs: Change[] = [];
+  let at = 0; // the old line the next part starts at
+  let open: Change | undefined;
+  for (const part of parts) {
+    if (!part.added && !part.removed) {
+      open = undefined;
+      at += part.count;
+      continue;
+    }
+    if (!open) runs.push((open = { oldFrom: at, removed: [], added: [] }));
+    if (part.removed) {
+      open.removed.push(...part.value);
+      at += part.count;
+    } else open.added.push(...part.value);
+  }
+  return runs;
 }
 
 export function spanDiff(original: string, spans: readonly Span[], limits: DiffLimits = DIFF_LIMITS): SpanDiff {
@@ -118,7 +154,7 @@ class Lines {
   }
 }
 
-/** The changed lines: spans grouped into blocks of whole lines, trimmed of the lines both sides share. */
+/** The changed lines: spans grouped into blocks of whole lines, trimmed of the lines both sides share, the rest matched line by line. */
 function lineChanges(lines: Lines, spans: readonly Span[]): Change[] {
   const blocks: { first: number; last: number; spans: Span[] }[] = [];
   const newText = (b: (typeof blocks)[number]) => {
@@ -150,8 +186,10 @@ function lineChanges(lines: Lines, spans: readonly Span[]): Change[] {
     while (p < before.length && p < after.length && before[p] === after[p]) p++;
     let q = 0;
     while (q < before.length - p && q < after.length - p && before[before.length - 1 - q] === after[after.length - 1 - q]) q++;
-    const change = { oldFrom: b.first + p, removed: before.slice(p, before.length - q), added: after.slice(p, after.length - q) };
-    if (change.removed.length || change.added.length) changes.push(change);
+    const removed = before.slice(p, before.length - q);
+    const added = after.slice(p, after.length - q);
+    // Lines the middle still shares stay context.
+    for (const run of changedRuns(removed, added)) changes.push({ ...run, oldFrom: b.first + p + run.oldFrom });
   }
   return changes;
 }

@@ -1,13 +1,9 @@
 // The changed places between two versions of a whole text, as spans of the old one (diff.ts's
 // input), for write_file over an existing file: lines both share at the start and the end are
-// set aside, and the rest is matched line by line by jsdiff (the `diff` package's Myers diff
-// over the lines), within a budget of edits; past it, the middle is one change. Pure.
-import { diffArrays } from 'diff';
-import type { Span } from './diff.js';
-
-/** Beyond this many line edits (removed + added) in the middle, the middle is one span: the diff's
- * cost grows with the square of the edits (about 0.1 s at this cap), whatever the file's size. */
-export const MAX_EDIT_LINES = 1_000;
+// set aside, and the rest is matched line by line by jsdiff (diff.ts's changedRuns: the `diff`
+// package's Myers diff over the lines), within a budget of edits (MAX_EDIT_LINES); past it, or
+// with no line in common, the middle is one change. Pure.
+import { changedRuns, type Span } from './diff.js';
 
 export function lineSpans(before: string, after: string): Span[] {
   const a = splitLines(before);
@@ -21,30 +17,8 @@ export function lineSpans(before: string, after: string): Span[] {
   const span = (i: number, j: number, text: string): Span => ({ start: offsets[i], end: offsets[j], text });
   const oldMiddle = a.slice(head, a.length - tail);
   const newMiddle = b.slice(head, b.length - tail);
-  if (oldMiddle.length === 0 && newMiddle.length === 0) return [];
-  const whole = () => [span(head, head + oldMiddle.length, newMiddle.join(''))];
-  if (oldMiddle.length === 0 || newMiddle.length === 0) return whole();
-  const newLines = new Set(newMiddle);
-  if (!oldMiddle.some((l) => newLines.has(l))) return whole(); // a rewrite: nothing to match
-  const changes = diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_EDIT_LINES });
-  if (!changes) return whole();
-  // Consecutive removals and additions make one span: the old lines they cover, the new text.
-  const spans: Span[] = [];
-  let at = head; // the old line the next change starts at
-  let open: { from: number; text: string } | undefined;
-  for (const c of changes) {
-    if (!c.added && !c.removed) {
-      if (open) spans.push(span(open.from, at, open.text));
-      open = undefined;
-      at += c.count;
-      continue;
-    }
-    open ??= { from: at, text: '' };
-    if (c.removed) at += c.count;
-    else open.text += c.value.join('');
-  }
-  if (open) spans.push(span(open.from, at, open.text));
-  return spans;
+  // Each run of removals and additions is one span: the old lines it covers, the new text.
+  return changedRuns(oldMiddle, newMiddle).map((r) => span(head + r.oldFrom, head + r.oldFrom + r.removed.length, r.added.join('')));
 }
 
 /** Lines with their line ends kept (so the spans cover the text exactly). */
