@@ -227,4 +227,10 @@ describe('the helpers the terminal renderer shares', () => {
     expect(lexMarkdown('[x][r]', { r: { href: 'https://e.x', title: null } })[0]).toMatchObject({ type: 'paragraph', tokens: [{ type: 'link', href: 'https://e.x' }] });
     expect(decodeEntities('&lt;&#x41;&#66;&hellip;&nope;&#0;')).toBe('<AB…&nope;\ufffd');
   });
+
+  test('every named entity HTML knows is decoded, not only the common ones; a name that only begins with one stays as written', () => {
+    expect(decodeEntities('&alpha;&Omega;&spades;&rightarrow;&HilbertSpace;&fjlig;&NotEqualTilde;')).toBe('αΩ♠→ℋfj\u2242\u0338');
+    expect(decodeEntities('&notit; &ampx; &not; &amp;')).toBe('&notit; &ampx; ¬ &');
+    expect(markdownToNodes('&lambda; &rArr; &frac12;')).toEqual([{ tag: 'p', children: ['λ ⇒ ½'] }]);
+  });
 });

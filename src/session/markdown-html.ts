@@ -4,6 +4,7 @@
 // become links (the page loads nothing). The page builds the tree with createElement and
 // textContent (MARKDOWN_BUILDER, which checks the tags, attributes and targets again), so no
 // message text is ever parsed as HTML. Also the entity decoding the terminal renderer shares.
+import { decodeHTMLStrict } from 'entities/decode';
 import { Lexer, getDefaults, type Token, type Tokens } from 'marked';
 
 export type HtmlTag = (typeof HTML_TAGS)[number];
@@ -25,19 +26,11 @@ export function safeHref(href: string): string | undefined {
   return /^(?:https?:\/\/|mailto:)[^\s\x00-\x1f\x7f]+$/i.test(h) ? h : undefined;
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
-  hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»',
-  middot: '·', bull: '•', times: '×', divide: '÷', deg: '°', plusmn: '±', micro: 'µ', para: '¶', sect: '§',
-  euro: '€', pound: '£', yen: '¥', cent: '¢', larr: '←', rarr: '→', uarr: '↑', darr: '↓', harr: '↔',
-  le: '≤', ge: '≥', ne: '≠', asymp: '≈', infin: '∞', check: '✓', ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009', shy: '\u00ad',
-};
-
-/** HTML character references in Markdown text (`&amp;`, `&#169;`, `&#x1F600;`, common named ones) as characters; unknown ones stay as written. */
+/** HTML character references in Markdown text (`&amp;`, `&#169;`, `&#x1F600;`, every named one HTML knows, by the `entities` package) as characters; unknown ones stay as written. */
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([a-zA-Z][a-zA-Z\d]{1,31}));/g, (whole, dec?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return Object.prototype.hasOwnProperty.call(NAMED_ENTITIES, name) ? NAMED_ENTITIES[name] : whole;
+    if (name !== undefined) return decodeHTMLStrict(whole);
     const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
     return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\ufffd' : String.fromCodePoint(code);
   });
