@@ -1,13 +1,20 @@
 // Bundles the entries (print mode, RPC mode, the library) into dist/ with code splitting, so
 // that dynamic imports (the agent, TypeBox, the provider SDKs) load only when used and
-// `--version` touches one small file; then type-checks and emits declarations (dist/types).
+// `--version` touches one small file; then type-checks and emits declarations (dist/types), and
+// type-checks the export page's script (tsconfig.page.json: the DOM's types).
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { PAGE_SCRIPT_FILE, renderPageScript } from './page-script.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// The HTML export page's script, a browser module of its own, bundled into a string constant in
+// src/ first (scripts/page-script.mjs), so dist/ always has the script of the source.
+const pageScript = await renderPageScript();
+if (!existsSync(PAGE_SCRIPT_FILE) || readFileSync(PAGE_SCRIPT_FILE, 'utf8') !== pageScript) writeFileSync(PAGE_SCRIPT_FILE, pageScript);
 
 // Build into a fresh folder and swap it in at the end, so processes that are running from
 // dist/ (tests spawning the CLI) see the old build or the new one, never an empty folder.
@@ -36,6 +43,7 @@ const tsPackage = createRequire(import.meta.url).resolve('typescript/package.jso
 const tsc = join(dirname(tsPackage), JSON.parse(readFileSync(tsPackage, 'utf8')).bin.tsc);
 try {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', 'false', '--declaration', '--emitDeclarationOnly', '--rootDir', 'src', '--outDir', 'dist.next/types'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.page.json', '--noEmit'], { stdio: 'inherit' });
 } catch {
   rmSync(next, { recursive: true, force: true });
   process.exit(1);

@@ -6,12 +6,14 @@
 // The browser is MINI_AGENT_CHROMIUM, else /usr/bin/chromium, else one on PATH. Without one the
 // browser tests are skipped with a note on the summary line; under MINI_AGENT_REQUIRE_SYSTEM_TOOLS=1
 // (CI) they fail instead. MINI_AGENT_SKIP_BROWSER=1 skips them on purpose, except in CI.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: a build script, plain JavaScript
+import { PAGE_SCRIPT_FILE, renderPageScript } from '../scripts/page-script.mjs';
 import { isContentEntry } from '../src/session/entries.js';
 import { EXPORT_CSP, exportHtml, markdownOf, scriptSafeJson } from '../src/session/export-html.js';
 import { markdownToNodes, textOf } from '../src/session/markdown-html.js';
@@ -75,6 +77,15 @@ describe('HTML export (static checks)', () => {
     const named = SessionStore.inMemory({ cwd: CWD, id: SESSION_ID, now: fakeClock() });
     named.append({ type: 'session_info', name: XSS });
     expect(exportHtml(named)).toContain('<title>&#60;/script&#62;&#60;script&#62;window.pwned=1&#60;/script&#62;</title>');
+  });
+
+  test('the page script is generated from its TypeScript module, ES2017 (regenerate: npm run gen:page-script)', async () => {
+    const expected = await (renderPageScript as () => Promise<string>)();
+    if (process.env.UPDATE_PAGE_SCRIPT) writeFileSync(PAGE_SCRIPT_FILE as string, expected);
+    expect(readFileSync(PAGE_SCRIPT_FILE as string, 'utf8'), 'src/session/export-page.generated.ts is out of date: run `npm run gen:page-script`').toBe(expected);
+    const { PAGE_SCRIPT } = await import('../src/session/export-page.generated.js');
+    expect(exportHtml(buildSession().store)).toContain(`<script>${PAGE_SCRIPT}</script>`);
+    expect(PAGE_SCRIPT).not.toMatch(/<\/script|<!--|[^\x00-\x7f]|\?\?|\?\.|\bimport\b/);
   });
 
   test('is deterministic', () => {

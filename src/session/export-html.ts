@@ -1,15 +1,17 @@
 // Export as one self-contained HTML file (pure: a store in, a string out). It works offline and
 // makes no request: inline CSS and JS only, and a Content-Security-Policy that allows nothing
 // else (the script is allowed by its hash; no image of any origin). The session travels as JSON
-// in a <script type="application/json"> tag with every `<` escaped, and the inline script
-// (export-html-page.ts) renders it with textContent and createElement only: no message text is
-// ever parsed as HTML. Assistant text travels as a Markdown tree made here (markdown-html.ts),
+// in a <script type="application/json"> tag with every `<` escaped (its shape: export-page-data.ts),
+// and the inline script (export-page/page-script.ts, bundled into export-page.generated.ts)
+// renders it with textContent and createElement only: no message text is ever parsed as HTML. Assistant text travels as a Markdown tree made here (markdown-html.ts),
 // which the page builds element by element; everything else stays preformatted text.
 import { createHash } from 'node:crypto';
 import type { Stats } from '../core/events.js';
 import { redactSecrets } from '../core/redact.js';
 import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
-import { PAGE_CSS, PAGE_SCRIPT } from './export-html-page.js';
+import { PAGE_CSS } from './export-html-page.js';
+import type { PageData } from './export-page-data.js';
+import { PAGE_SCRIPT } from './export-page.generated.js';
 import { modelsOf } from './export-text.js';
 import { markdownToNodes, type HtmlNode } from './markdown-html.js';
 import { sessionStats } from './stats.js';
@@ -24,7 +26,7 @@ export function exportHtml(store: SessionStore): string {
   const path = store.activePath();
   const stats = sessionStats(store);
   const h = store.header;
-  const data = {
+  const data: PageData = {
     session: { id: h.id, name: store.name, cwd: h.cwd, created: h.timestamp, parentSession: h.parentSession ?? null },
     leafId: store.leafId,
     activePath: path.map((e) => e.id),

@@ -2,23 +2,13 @@
 // lexer, then a renderer that knows a fixed set of elements and attributes. Text stays text (raw
 // HTML in the Markdown shows as its source), links keep only http(s) and mailto targets, images
 // become links (the page loads nothing). The page builds the tree with createElement and
-// textContent (MARKDOWN_BUILDER, which checks the tags, attributes and targets again), so no
-// message text is ever parsed as HTML. Also the entity decoding the terminal renderer shares.
+// textContent (export-page/markdown-builder.ts, which checks the tags, attributes and targets
+// again), so no message text is ever parsed as HTML. Also the entity decoding the terminal renderer shares.
 import { decodeHTMLStrict } from 'entities/decode';
 import { Lexer, getDefaults, type Token, type Tokens } from 'marked';
+import type { HtmlElement, HtmlNode, HtmlTag } from './html-tree.js';
 
-export type HtmlTag = (typeof HTML_TAGS)[number];
-export interface HtmlElement {
-  tag: HtmlTag;
-  attrs?: Record<string, string>;
-  children?: HtmlNode[];
-}
-/** A text node (a plain string: never markup) or an element. */
-export type HtmlNode = string | HtmlElement;
-
-/** The elements the tree may hold, and (below) their attributes. */
-export const HTML_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'span', 'div'] as const;
-export const HTML_ATTRIBUTES = ['href', 'title', 'rel', 'class', 'start'] as const;
+export { HTML_ATTRIBUTES, HTML_TAGS, type HtmlElement, type HtmlNode, type HtmlTag } from './html-tree.js';
 
 /** A link target the export keeps: http(s) or mailto only (anything else, `javascript:` and relative paths included, is dropped). */
 export function safeHref(href: string): string | undefined {
@@ -195,28 +185,4 @@ export const MARKDOWN_CSS = `
 .markdown .plain{white-space:pre-wrap}
 .markdown .raw-html,.markdown .plain{margin:6px 0}
 .markdown .raw-html{white-space:pre-wrap;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;color:var(--muted)}
-`;
-
-/**
- * The page's builder of that tree (plain ES2017 for the export's inline script): `mdBuild(nodes,
- * parent)` appends them with createElement and text nodes, skipping any tag or attribute not
- * listed and any link target that is not http(s) or mailto.
- */
-export const MARKDOWN_BUILDER = `
-  var MD_TAGS = ${JSON.stringify(Object.fromEntries(HTML_TAGS.map((t) => [t, 1])))};
-  var MD_ATTRS = ${JSON.stringify(Object.fromEntries(HTML_ATTRIBUTES.map((a) => [a, 1])))};
-  function mdBuild(nodes, parent) {
-    (nodes || []).forEach(function (n) {
-      if (typeof n === 'string') { parent.append(document.createTextNode(n)); return; }
-      if (!n || !Object.prototype.hasOwnProperty.call(MD_TAGS, n.tag)) return;
-      var e = document.createElement(n.tag), attrs = n.attrs || {};
-      Object.keys(attrs).forEach(function (k) {
-        if (!Object.prototype.hasOwnProperty.call(MD_ATTRS, k)) return;
-        if (k === 'href' && !/^(?:https?:\\/\\/|mailto:)/i.test(attrs[k])) return;
-        e.setAttribute(k, String(attrs[k]));
-      });
-      mdBuild(n.children, e);
-      parent.append(e);
-    });
-  }
 `;
