@@ -7,7 +7,8 @@
 //   messages, and stderr is never passed through to ours (it would break the terminal and --json);
 // - close() is SIGTERM to the group, then SIGKILL after a grace period;
 // - while any server process is alive, one process 'exit' listener kills the remaining groups
-//   synchronously, so no server outlives mini-agent even when it exits without close().
+//   synchronously, so no server outlives mini-agent even when it exits without close() (the
+//   bash tool's LiveGroups and signalGroup, tools/process-group.ts).
 // The JSON-RPC framing (one message a line) is the SDK's ReadBuffer and serializeMessage, passed
 // in by the caller: this module is loaded with the SDK, lazily.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +16,7 @@ import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isSecretName, redactSecrets } from '../core/redact.js';
+import { LiveGroups, signalGroup } from '../tools/process-group.js';
 
 type Framing = typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
 
@@ -37,38 +39,12 @@ const STDERR_LINES = 20;
 const STDERR_LINE_MAX = 500;
 const GROUPS = process.platform !== 'win32';
 
-// The server processes alive in this process (pid → whether it leads a group), for the exit hook.
-const live = new Map<number, boolean>();
-let exitHook: (() => void) | undefined;
-
-function track(pid: number): void {
-  live.set(pid, GROUPS);
-  if (exitHook) return;
-  exitHook = () => {
-    for (const [p, group] of live) signal(p, group, 'SIGKILL');
-  };
-  process.on('exit', exitHook);
-}
-
-function untrack(pid: number): void {
-  live.delete(pid);
-  if (live.size === 0 && exitHook) {
-    process.off('exit', exitHook);
-    exitHook = undefined;
-  }
-}
+/** The server processes alive in this process (each leads a group where there are groups), killed by one exit hook (tools/process-group.ts). */
+const liveServers = new LiveGroups(GROUPS);
 
 /** The pids of the server processes still alive, and whether the exit hook is installed (for tests and `mcp list`). */
 export function liveServerProcesses(): { pids: number[]; exitHook: boolean } {
-  return { pids: [...live.keys()], exitHook: exitHook !== undefined };
-}
-
-function signal(pid: number, group: boolean, sig: NodeJS.Signals): void {
-  try {
-    process.kill(group ? -pid : pid, sig);
-  } catch {
-    /* already gone */
-  }
+  return { pids: liveServers.ids(), exitHook: liveServers.exitHooked };
 }
 
 export class ChildStdioTransport implements Transport {
@@ -122,7 +98,7 @@ export class ChildStdioTransport implements Transport {
       this.child = child;
       child.once('spawn', () => {
         spawned = true;
-        if (child.pid !== undefined) track(child.pid);
+        if (child.pid !== undefined) liveServers.add(child.pid);
         resolve();
       });
       child.on('error', (err) => {
@@ -136,9 +112,9 @@ export class ChildStdioTransport implements Transport {
       child.once('exit', (code, sig) => {
         this.exited = { code, signal: sig };
         if (child.pid !== undefined) {
-          untrack(child.pid);
+          liveServers.delete(child.pid);
           // What the server left behind in its group (a wrapper's child) goes with it.
-          if (GROUPS) signal(child.pid, true, 'SIGKILL');
+          if (GROUPS) signalGroup(child.pid, 'SIGKILL');
         }
         for (const w of this.exitWaiters.splice(0)) w();
       });
@@ -181,9 +157,9 @@ export class ChildStdioTransport implements Transport {
       } catch {
         /* closed already */
       }
-      signal(child.pid, GROUPS, 'SIGTERM');
+      signalGroup(child.pid, 'SIGTERM', GROUPS);
       if (!(await this.waitExit(KILL_GRACE_MS))) {
-        signal(child.pid, GROUPS, 'SIGKILL');
+        signalGroup(child.pid, 'SIGKILL', GROUPS);
         await this.waitExit(KILL_GRACE_MS);
       }
     }

@@ -63,10 +63,10 @@ export function groupMembers(pgid: number): number[] {
   return members;
 }
 
-/** Sends `signal` to every process of the group; false when none is left. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+/** Sends `signal` to every process of the group (with `asGroup` false, where there are no groups: to the process `pgid` itself); false when none is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals, asGroup = true): boolean {
   try {
-    process.kill(-pgid, signal);
+    process.kill(asGroup ? -pgid : pgid, signal);
     return true;
   } catch {
     return false;
@@ -90,13 +90,16 @@ export async function stopGroup(pgid: number, graceMs: number): Promise<boolean>
 }
 
 /**
- * The groups one tool instance has running, killed with SIGKILL if mini-agent exits meanwhile
- * (exit handlers are synchronous: there is no time for SIGTERM first). The exit hook is there only
- * while a group is.
+ * The groups one tool instance (or the MCP servers, extensions/mcp-stdio.ts) has running, killed
+ * with SIGKILL if mini-agent exits meanwhile (exit handlers are synchronous: there is no time for
+ * SIGTERM first). The exit hook is there only while a group is. With `asGroups` false (a platform
+ * without process groups), the ids are processes, killed one by one.
  */
 export class LiveGroups {
   private readonly live = new Set<number>();
   private readonly onExit = () => this.killAll();
+
+  constructor(private readonly asGroups = true) {}
 
   add(pgid: number): void {
     if (this.live.size === 0) process.on('exit', this.onExit);
@@ -112,8 +115,18 @@ export class LiveGroups {
     return this.live.size;
   }
 
+  /** The group ids held, in the order they were added. */
+  ids(): number[] {
+    return [...this.live];
+  }
+
+  /** Whether the exit hook is installed now. */
+  get exitHooked(): boolean {
+    return process.listeners('exit').includes(this.onExit);
+  }
+
   killAll(): void {
-    for (const pgid of this.live) signalGroup(pgid, 'SIGKILL');
+    for (const pgid of this.live) signalGroup(pgid, 'SIGKILL', this.asGroups);
   }
 }
 
