@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { builtinTools } from '../src/app/tools.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -48,6 +49,87 @@ function importsOf(text: string): string[] {
   return out;
 }
 
+/** The front ends: they learn what a call is from its tool's description (tools/descriptions.ts), never from its name. */
+const FRONT_ENDS = ['acp', 'interactive', 'rpc', 'cli'];
+
+/**
+ * Where a front end may write a built-in tool's name, and why: none of these decides how a call
+ * looks. Each is `file: word`.
+ */
+const TOOL_NAME_EXCEPTIONS: readonly string[] = [
+  // A highlighting language (shell code in Markdown), not the tool.
+  'interactive/highlight.ts: bash',
+  // The @ picker walks the workspace as the find tool does, so it hides what the deny rules (which name tools) hide from find.
+  'interactive/file-picker.ts: find',
+];
+
+/** The values of the string literals of TypeScript source (quoted, and templates without substitutions); comments and regexes skipped. */
+function stringLiterals(text: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let prev = ''; // the last significant character, to tell a regex from a division
+  const quoted = (q: string): string => {
+    let value = '';
+    for (i++; i < text.length && text[i] !== q; i++) {
+      if (text[i] === '\\') value += text[++i];
+      else value += text[i];
+    }
+    i++;
+    return value;
+  };
+  const template = (): { value: string; plain: boolean } => {
+    let value = '';
+    let plain = true;
+    for (i++; i < text.length && text[i] !== '`'; i++) {
+      if (text[i] === '\\') value += text[++i];
+      else if (text[i] === '$' && text[i + 1] === '{') {
+        plain = false;
+        let depth = 0;
+        for (i++; i < text.length; i++) {
+          if (text[i] === '{') depth++;
+          else if (text[i] === '}' && --depth === 0) break;
+          else if (text[i] === "'" || text[i] === '"') {
+            out.push(quoted(text[i]));
+            i--;
+          } else if (text[i] === '`') {
+            const t = template();
+            if (t.plain) out.push(t.value);
+            i--;
+          }
+        }
+      } else value += text[i];
+    }
+    i++;
+    return { value, plain };
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
+    else if (c === '/' && text[i + 1] === '*') i = text.indexOf('*/', i + 2) + 2;
+    else if (c === "'" || c === '"') {
+      out.push(quoted(c));
+      prev = c;
+    } else if (c === '`') {
+      const t = template();
+      if (t.plain) out.push(t.value);
+      prev = c;
+    } else if (c === '/' && (prev === '' || '(,=:[!&|?{};+-*%<>~^'.includes(prev) || /\b(return|typeof|case|of|in)$/.test(text.slice(Math.max(0, i - 8), i).trimEnd()))) {
+      let inClass = false;
+      for (i++; i < text.length && (text[i] !== '/' || inClass); i++) {
+        if (text[i] === '\\') i++;
+        else if (text[i] === '[') inClass = true;
+        else if (text[i] === ']') inClass = false;
+      }
+      i++;
+      prev = '/';
+    } else {
+      if (!/\s/.test(c)) prev = c;
+      i++;
+    }
+  }
+  return out;
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC);
 
@@ -85,5 +167,26 @@ describe('architecture', () => {
   it('no source file is over 400 lines', () => {
     const long = files.map((f) => ({ f: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.lines > 400);
     expect(long).toEqual([]);
+  });
+
+  it('no front end names a built-in tool: what a call is comes from its tool (tools/descriptions.ts), apart from the listed exceptions', () => {
+    const names = new Set(builtinTools().map((t) => t.name));
+    expect(names.size).toBeGreaterThan(5);
+    const found: string[] = [];
+    for (const file of files.filter((f) => FRONT_ENDS.includes(blockOf(f)))) {
+      for (const value of stringLiterals(readFileSync(file, 'utf8'))) if (names.has(value)) found.push(`${relative(SRC, file)}: ${value}`);
+    }
+    expect([...new Set(found)].sort()).toEqual([...TOOL_NAME_EXCEPTIONS].sort());
+  });
+
+  it('the check sees every kind of string literal, and not comments or regexes', () => {
+    const text = [
+      `const a = 'read_file'; // 'not_this'`,
+      `const b = "grep" /* 'nor_this' */;`,
+      'const c = `bash`, d = `x ${"find"} ${`nested`} y`;',
+      `const r = /'[a-z]'/.test(x) ? 1 : n / 2 / 'q'.length;`,
+      `const e = 'it\\'s';`,
+    ].join('\n');
+    expect(stringLiterals(text)).toEqual(['read_file', 'grep', 'bash', 'find', 'nested', 'q', "it's"]);
   });
 });

@@ -15,7 +15,7 @@ import type { FileAccess } from '../tools/tool.js';
 import { replayUpdates } from './replay.js';
 import { configOptions, THOUGHT_LEVEL_ID } from './thought-level.js';
 import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
-import { absolutePath, diffContent, DIFF_TOOLS, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptImages, promptText, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
+import { diffContent, eventToUpdate, isModeId, MODE_IDS, permissionAnswer, permissionOptions, promptImages, promptText, rewrittenFile, stopReasonOf, toolKind, toolLocations, toolTitle, type ModeId } from './updates.js';
 
 /**
  * The app layer, loaded on first use (acp-mode starts it right after answering initialize):
@@ -40,11 +40,10 @@ export interface SessionDeps {
   clientFs: { read: boolean; write: boolean };
 }
 
-/** A call of a diff tool between tool_start and tool_end: the file and its text before the call. */
+/** A call that rewrites a file, between tool_start and tool_end: the file, its text before the call, and its new text when the arguments hold it. */
 interface PendingDiff {
   path: string;
-  name: string;
-  args: Record<string, unknown>;
+  newText?: string;
   /** null: the file did not exist; undefined: unknown (too large, unreadable): no diff. */
   before: Promise<string | null | undefined>;
 }
@@ -172,11 +171,11 @@ export class AcpSession {
 
   private onEvent(event: AgentEvent): void {
     if (event.type === 'warning') this.deps.log(`warning: ${event.message}`);
-    if (event.type === 'tool_start' && DIFF_TOOLS.has(event.name) && typeof event.arguments.path === 'string') {
-      const path = absolutePath(event.arguments.path, this.cwd);
+    const rewrites = event.type === 'tool_start' ? rewrittenFile(event.name, event.arguments, this.cwd) : undefined;
+    if (event.type === 'tool_start' && rewrites) {
       // Read now, synchronously (or, through the client, as the first request): the tool has not
       // started yet, so this is the text before the call.
-      this.diffs.set(event.toolCallId, { path, name: event.name, args: event.arguments, before: this.readBefore(path) });
+      this.diffs.set(event.toolCallId, { ...rewrites, before: this.readBefore(rewrites.path) });
     }
     const update = eventToUpdate(event, this.cwd);
     if (!update) return;
@@ -204,7 +203,7 @@ export class AcpSession {
     const written = this.written.get(pending.path);
     this.written.delete(pending.path);
     if (before === undefined || update.sessionUpdate !== 'tool_call_update') return update;
-    const after = written ?? (pending.name === 'write_file' && typeof pending.args.content === 'string' ? pending.args.content : readDisk(pending.path));
+    const after = written ?? pending.newText ?? readDisk(pending.path);
     if (after === undefined || after === null) return update;
     return { ...update, content: [...(update.content ?? []), diffContent(pending.path, before, after)] };
   }

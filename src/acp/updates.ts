@@ -16,74 +16,42 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, RunStopReason } from '../core/events.js';
 import type { ImageContent, TextContent } from '../core/types.js';
+import { describeToolCall } from '../tools/descriptions.js';
+import type { ToolLocation } from '../tools/tool.js';
 import { ruleInBrief } from '../tools/permissions.js';
 
-/** The built-in tools and the kind of work each does, for the editor's icons and grouping. */
-const KINDS: Record<string, ToolKind> = {
-  read_file: 'read',
-  list_dir: 'read',
-  grep: 'search',
-  find: 'search',
-  write_file: 'edit',
-  edit_file: 'edit',
-  write_note: 'edit',
-  bash: 'execute',
-};
-
-/** Tools whose result carries a diff (old text → new text of one file). */
-export const DIFF_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'write_file']);
-
-/** The ACP kind of a tool: MCP tools (SERVER__TOOL) and anything unknown are `other`. */
+/** The ACP kind of a tool, as the tool declares it: MCP tools (SERVER__TOOL) and anything unknown are `other`. */
 export function toolKind(name: string): ToolKind {
-  return Object.hasOwn(KINDS, name) ? KINDS[name] : 'other';
+  return describeToolCall(name, {}).kind;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** One line, at most `max` characters: titles show in a narrow panel. */
-function short(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : line.slice(0, max - 1) + '…';
-}
-
-/** A short human title for a call, e.g. "Read src/a.ts", "Run `npm test`", "everything: echo". */
+/** A short human title for a call, as its tool declares it, e.g. "Read src/a.ts", "Run `npm test`", "everything: echo". */
 export function toolTitle(name: string, args: Record<string, unknown>): string {
-  const path = str(args.path);
-  switch (name) {
-    case 'read_file':
-      return `Read ${path ?? 'a file'}`;
-    case 'list_dir':
-      return `List ${path ?? '.'}`;
-    case 'grep':
-      return short(`Search ${JSON.stringify(str(args.pattern) ?? '')}${path ? ` in ${path}` : ''}${str(args.glob) ? ` (${args.glob})` : ''}`);
-    case 'find':
-      return short(`Find ${str(args.glob) ?? 'files'}${path ? ` in ${path}` : ''}`);
-    case 'write_file':
-      return `Write ${path ?? 'a file'}`;
-    case 'edit_file':
-      return `Edit ${path ?? 'a file'}`;
-    case 'write_note':
-      return `Note in ${path ?? 'a file'}`;
-    case 'bash':
-      return short(`Run \`${str(args.command) ?? ''}\``);
-  }
-  const sep = name.indexOf('__');
-  return sep > 0 ? `${name.slice(0, sep)}: ${name.slice(sep + 2)}` : name;
+  return describeToolCall(name, args).title;
 }
 
 /**
- * The files and folders a call touches, absolute (ACP wants absolute paths): the `path`
- * argument resolved against the workspace; the workspace itself for a listing or search
- * without one. MCP tools name no locations (their arguments mean what their server says).
+ * The files and folders a call touches, as its tool declares them, absolute (ACP wants absolute
+ * paths): resolved against the workspace, `.` being the workspace itself. MCP tools name none.
  */
 export function toolLocations(name: string, args: Record<string, unknown>, cwd: string): ToolCallLocation[] {
-  const kind = KINDS[name];
-  if (kind === undefined || kind === 'execute') return [];
-  const path = str(args.path);
-  if (path === undefined) return name === 'list_dir' || kind === 'search' ? [{ path: cwd }] : [];
-  const location: ToolCallLocation = { path: absolutePath(path, cwd) };
-  if (name === 'read_file' && typeof args.offset === 'number' && args.offset > 0) location.line = args.offset;
-  return [location];
+  return locationsIn(describeToolCall(name, args).locations, cwd);
+}
+
+function locationsIn(locations: readonly ToolLocation[], cwd: string): ToolCallLocation[] {
+  return locations.map((l) => ({ ...l, path: l.path === '.' ? cwd : absolutePath(l.path, cwd) }));
+}
+
+/** A call's title, kind and locations, as its tool declares them (in the order ACP messages carry them). */
+export function toolCallFields(name: string, args: Record<string, unknown>, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] } {
+  const d = describeToolCall(name, args);
+  return { title: d.title, kind: d.kind, locations: locationsIn(d.locations, cwd) };
+}
+
+/** The file a call rewrites, absolute, with its new text when the arguments hold it: the session shows its diff. */
+export function rewrittenFile(name: string, args: Record<string, unknown>, cwd: string): { path: string; newText?: string } | undefined {
+  const r = describeToolCall(name, args).rewrites;
+  return r && { ...r, path: absolutePath(r.path, cwd) };
 }
 
 export function absolutePath(path: string, cwd: string): string {
@@ -101,14 +69,15 @@ export function resultContent(content: ReadonlyArray<TextContent | ImageContent>
 
 /** The `tool_call` update that opens a call (pending until the permission check lets it run). */
 export function toolCallUpdate(toolCallId: string, name: string, args: Record<string, unknown>, cwd: string): SessionUpdate {
-  return { sessionUpdate: 'tool_call', toolCallId, title: toolTitle(name, args), kind: toolKind(name), status: 'pending', locations: toolLocations(name, args, cwd), rawInput: args };
+  const { title, kind, locations } = toolCallFields(name, args, cwd);
+  return { sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput: args };
 }
 
 /**
  * The session/update for one of our events, or null for the events ACP has no place for (turns,
  * usage, queues, compaction: the RPC mode shows those). tool_update (a running bash's tail) is an
  * in_progress update whose content is that tail. tool_end is mapped without its diff; the session
- * adds one for edit_file and write_file.
+ * adds one for a call that rewrites a file (rewrittenFile).
  */
 export function eventToUpdate(event: AgentEvent, cwd: string): SessionUpdate | null {
   switch (event.type) {

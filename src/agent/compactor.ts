@@ -5,15 +5,19 @@
 import type { CompactionReason, EventBody } from '../core/events.js';
 import { textOf, userMessage, type Message, type ToolSpec } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
-import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, serializeEntry, type CompactionPlan, type CompactionSettings } from '../session/compaction-plan.js';
+import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, planCompaction, serializeEntry, type CompactionPlan, type CompactionSettings } from '../session/compaction-plan.js';
 import { currentTurnTooBig, planToFit } from '../session/compaction-fit.js';
 import type { CompactionEntry, ContentEntry, FileLists } from '../session/entries.js';
 import { collectFileLists, formatFileLists, stripFileLists } from '../session/file-lists.js';
+import { filesTouched } from '../tools/descriptions.js';
 import { projectMessages, summaryMessage } from '../session/projector.js';
 import { answerInterruptedCalls } from '../session/repair.js';
 import type { SessionStore } from '../session/store.js';
 import * as prompts from '../session/summary-prompts.js';
 import { contextTokens, estimateRequestTokens, estimateTextTokens } from '../session/tokens.js';
+
+/** The SDK's planCompaction: session/compaction-plan.ts's, with the tools' own word on the files each call touched unless a tracker is given. */
+export const planCompactionWithTools: typeof planCompaction = (path, keepRecentTokens, cwd, tracker = filesTouched) => planCompaction(path, keepRecentTokens, cwd, tracker);
 
 /** One summarizer request: returns the summary text, or throws (its message becomes the error). */
 export type Summarizer = (request: { systemPrompt: string; prompt: string; signal: AbortSignal }) => Promise<string>;
@@ -95,7 +99,7 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     return { ok: false, error, tokensBefore };
   };
   const mustFit = req.mustFit === true;
-  const fit = planToFit(path, req.keepRecentTokens ?? config.settings.keepRecentTokens, mustFit, req.cwd);
+  const fit = planToFit(path, req.keepRecentTokens ?? config.settings.keepRecentTokens, mustFit, req.cwd, filesTouched);
   const planned = fit.planned;
   if (!planned.ok) return fail(mustFit && planned.code !== 'fits' ? currentTurnTooBig(path, config.settings.contextWindow, planned.reason) : planned.reason);
   const plan = planned.plan;
@@ -180,7 +184,7 @@ export async function summarizeBranch(req: { store: SessionStore; config: Compac
     store.sync();
     return { ok: true, entryId: req.targetId, summarizedEntries: 0 };
   }
-  const files = collectFileLists(left, undefined, req.cwd);
+  const files = collectFileLists(left, undefined, req.cwd, filesTouched);
   let summary: string;
   try {
     const text = await summarizeEntries(left, CONVERSATION, { window: config.settings.contextWindow, summarize: config.summarize, signal: req.signal });

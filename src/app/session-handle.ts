@@ -10,6 +10,7 @@ import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
 import { formatTree } from '../session/tree-text.js';
 import { collectFileLists, emptyFileLists } from '../session/file-lists.js';
+import { filesTouched } from '../tools/descriptions.js';
 import { AgentError } from './errors.js';
 import { runShellCommand, type ShellCommandHost } from './shell-command.js';
 import type { AgentSessionHandle } from './types.js';
@@ -63,9 +64,9 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
         const e = path[i];
         if (e.type !== 'compaction') continue;
         const kept = path.findIndex((x) => x.id === e.firstKeptEntryId);
-        return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd);
+        return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd, filesTouched);
       }
-      return collectFileLists(path, emptyFileLists(), host.cwd);
+      return collectFileLists(path, emptyFileLists(), host.cwd, filesTouched);
     },
     branchMessages() {
       live('read');

@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { prepareNodeFetch } from '../core/node-fetch.js';
 import type { RiskBasis, ToolContext, ToolDefinition, ToolOutput, ToolRisk } from '../tools/tool.js';
+import { describeGeneric } from '../tools/tool-describe.js';
 import type { McpServerSpec } from './mcp-config.js';
 import { ChildStdioTransport } from './mcp-stdio.js';
 import { fitOutputImages } from '../tools/image-fit.js';
@@ -293,6 +294,7 @@ export class McpManager {
         risk,
         riskBasis: basis,
         source: `mcp:${e.spec.name}`,
+        describe: (args) => describeGeneric(names[i], args), // its arguments mean what its server says
         execute: (args, ctx) => this.call(e, tool.name, taskRequired, args, ctx),
       };
       const info = { name: def.name, mcpName: tool.name, description: def.description, tokens: mcpToolTokens(def), risk, riskBasis: basis };

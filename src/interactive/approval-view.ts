@@ -7,6 +7,7 @@ import type { PermissionRequest } from '../app/permission-gate.js';
 import { visibleText } from '../core/visible-text.js';
 import { expandTabs, hardSplit } from './terminal-text.js';
 import type { Paint } from './view.js';
+import { describeToolCall } from '../tools/descriptions.js';
 
 /** One screen row of a request's body, styled, and the numbered line it belongs to (as its gutter shows it), if any. */
 export interface BodyRow {
@@ -56,7 +57,7 @@ export function requestBody(request: PermissionRequest, width: number, p: Paint)
     const lines = a.command.split('\n').length;
     if (lines > 1) body.add(`${lines} lines, ${a.command.length} characters:`, '  $ ', '    ', p.dim);
     body.addLines(a.command, '$');
-  } else if (request.tool === 'edit_file' && (Array.isArray(a.edits) || typeof a.edits === 'string')) {
+  } else if (describeToolCall(request.tool, a).rewrites && (Array.isArray(a.edits) || typeof a.edits === 'string')) {
     body.add(shownText(String(a.path ?? '')), '  ', '  ');
     const parsed = Array.isArray(a.edits) ? a.edits : safeParse(a.edits as string);
     const edits = (Array.isArray(parsed) ? parsed : []) as Array<{ oldText?: unknown; newText?: unknown }>;

@@ -1,13 +1,15 @@
-// /diff: what the agent changed in this session, file by file, pure. Built from the tool results
-// on the session's active branch, root to leaf (those before a compaction too: the handle's
-// branchMessages, not the messages the model sees): each edit_file result carries its hunks
-// (tools/diff.ts), written here as a plain unified diff (`--- a/PATH`, `+++ b/PATH`, the hunks
-// with their line numbers dropped), in the order the edits were made; write_file over a file
-// carries its diff in details.diff, and a new file is named with its size. Failed calls changed nothing and are left out.
+// /diff: what the agent changed in this session, file by file, pure. Built from the results of the
+// calls that rewrite a file (as their tools declare: edit_file, write_file) on the session's
+// active branch, root to leaf (those before a compaction too: the handle's branchMessages, not the
+// messages the model sees): an edit_file result carries its hunks (tools/diff.ts), written here as
+// a plain unified diff (`--- a/PATH`, `+++ b/PATH`, the hunks with their line numbers dropped), in
+// the order the edits were made; write_file over a file carries its diff in details.diff, and a
+// whole new text without one (a new file) is named with its size. Failed calls changed nothing and are left out.
 import type { Message } from '../core/types.js';
 import { textWithImages } from '../core/image.js';
 import { clean, type Paint } from './view.js';
 import { bodyLines, fit } from './tool-block.js';
+import { describeToolCall } from '../tools/descriptions.js';
 
 interface FileChanges {
   path: string;
@@ -20,18 +22,22 @@ const ROW = /^([ +-])\s*\d+│(.*)$/;
 export function sessionChanges(messages: readonly Message[]): FileChanges[] {
   const files = new Map<string, FileChanges>();
   const of = (path: string) => files.get(path) ?? files.set(path, { path, lines: [] }).get(path)!;
+  const args = new Map<string, Record<string, unknown>>();
+  for (const m of messages) if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') args.set(c.id, c.arguments);
   for (const m of messages) {
     if (m.role !== 'toolResult' || m.isError || typeof m.details?.path !== 'string') continue;
+    const rewrites = describeToolCall(m.toolName, args.get(m.toolCallId) ?? {}).rewrites;
+    if (!rewrites) continue;
     const path = m.details.path;
-    if (m.toolName === 'edit_file') {
-      const text = bodyLines(textWithImages(m.content));
-      const at = text.findIndex((l) => l.startsWith('@@ '));
-      if (at >= 0) of(path).lines.push(...text.slice(at).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
-    } else if (m.toolName === 'write_file' && typeof m.details.diff === 'string') {
+    const text = bodyLines(textWithImages(m.content));
+    const at = text.findIndex((l) => l.startsWith('@@ '));
+    if (typeof m.details.diff === 'string') {
       of(path).lines.push(...bodyLines(m.details.diff).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
-    } else if (m.toolName === 'write_file') {
+    } else if (at >= 0) {
+      of(path).lines.push(...text.slice(at).map((l) => (ROW.test(l) ? l.replace(ROW, '$1$2') : l)));
+    } else if (rewrites.newText !== undefined) {
       const bytes = typeof m.details.bytes === 'number' ? `, ${m.details.bytes} bytes` : '';
-      of(path).lines.push(m.details.created ? `# created with write_file${bytes}` : `# overwritten with write_file${bytes} (its earlier text was not kept)`);
+      of(path).lines.push(m.details.created ? `# created with ${m.toolName}${bytes}` : `# overwritten with ${m.toolName}${bytes} (its earlier text was not kept)`);
     }
   }
   return [...files.values()];

@@ -12,6 +12,7 @@ import type { AgentEvent } from '../core/events.js';
 import { clean, toolHeaderLine, type Paint } from './view.js';
 import { wordDiff, type Piece } from './word-diff.js';
 import { wrapVerbatim } from './wrap.js';
+import { describeToolCall } from '../tools/descriptions.js';
 
 export type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
 export type BlockMode = 'preview' | 'full';
@@ -31,8 +32,10 @@ const DIFF_ROW = /^([ +-])(\s*\d+)│(.*)$/;
 
 /** The lines of a finished tool call: the first line and the body, collapsed or in full. */
 export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: number, p: Paint, mode: BlockMode = 'preview'): string[] {
-  // write_file over a file carries its diff in details (the model is sent one line).
-  const written = e.name === 'write_file' && typeof e.result.details?.diff === 'string' ? `\n${e.result.details.diff}` : '';
+  // A call that rewrites a file shows its diff: in its result (edit_file), or in details when the
+  // model is sent one line (write_file over a file).
+  const described = describeToolCall(e.name, args);
+  const written = described.rewrites && typeof e.result.details?.diff === 'string' ? `\n${e.result.details.diff}` : '';
   const text = bodyLines(clean(textWithImages(e.result.content) + written));
   const room = Math.max(10, width - stringWidth(BAR));
   const tone = e.result.isError ? p.red : p.dim;
@@ -43,7 +46,7 @@ export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: numb
   };
   const head = toolHeaderLine(e, args, width, p);
   const diffAt = text.findIndex((l) => l.startsWith('@@ '));
-  if ((e.name === 'edit_file' || written) && !e.result.isError && diffAt >= 0) {
+  if (described.rewrites && !e.result.isError && diffAt >= 0) {
     const summary = text.slice(0, diffAt).filter((l) => l.trim() !== '');
     const diff = diffLines(text.slice(diffAt), room, p);
     const limit = mode === 'full' ? diff.length : DIFF_PREVIEW_LINES;
@@ -53,7 +56,7 @@ export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: numb
   }
   // In full, nothing is cut: a long line wraps at the edge, its spaces kept.
   if (mode === 'full') return [head, ...text.flatMap((l) => wrapVerbatim(l, room).map((part) => tone(BAR + part)))];
-  if (e.name === 'bash') {
+  if (described.kind === 'execute') {
     if (text.length <= BASH_TAIL_LINES) return [head, ...text.map(plain)];
     const hidden = text.slice(0, text.length - BASH_TAIL_LINES);
     const errors = hidden.filter((l) => ERROR_LINE.test(l)).slice(0, BASH_ERROR_LINES);

@@ -6,6 +6,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { QueueItem } from '../core/types.js';
 import { sanitizeForTerminal } from './terminal-text.js';
 import { costText } from '../core/cost-text.js';
+import { describeToolCall } from '../tools/descriptions.js';
 
 export interface Paint {
   dim(s: string): string;
@@ -38,15 +39,8 @@ export function cut(text: string, width: number): string {
   return out + '…';
 }
 
-/** The argument that says what a call is about: a path, a command, a pattern. */
-export function keyArgument(args: Record<string, unknown>): string {
-  for (const k of ['command', 'path', 'pattern', 'glob', 'query', 'url']) {
-    const v = args[k];
-    if (typeof v === 'string' && v !== '') return k === 'pattern' && typeof args.path === 'string' ? `${v} in ${args.path}` : v;
-  }
-  const json = JSON.stringify(args);
-  return json === '{}' ? '' : json;
-}
+/** What a call is about, as its tool declares it: a path, a command. */
+const subjectOf = (name: string, args: Record<string, unknown>): string => describeToolCall(name, args).subject;
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -61,7 +55,7 @@ export function runningToolLine(name: string, args: Record<string, unknown>, ela
   const frame = SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length];
   const head = `${frame} ${name} `;
   const tail = ` ${formatDuration(elapsedMs)}`;
-  return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(keyArgument(args)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
+  return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(subjectOf(name, args)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
 }
 
 /** A finished tool call's first line: mark, tool, key argument, duration (its body: tool-block.ts). */
@@ -70,7 +64,7 @@ export function toolHeaderLine(e: Extract<AgentEvent, { type: 'tool_end' }>, arg
   const name = e.result.isError ? p.red(e.name) : p.bold(e.name);
   const time = ` ${formatDuration(e.durationMs)}`;
   const room = Math.max(10, width - stringWidth(`✓ ${e.name} `) - stringWidth(time));
-  return `${mark} ${name} ${cut(clean(keyArgument(args)), room)}${p.dim(time)}`;
+  return `${mark} ${name} ${cut(clean(subjectOf(e.name, args)), room)}${p.dim(time)}`;
 }
 
 /** The spinner while the model works: what it is doing, how long, and a retry notice when there is one. */

@@ -3,6 +3,7 @@
 // the part kept"; and when even that is not enough, name the message that is too big. Pure.
 import type { ContentEntry, SessionEntry } from './entries.js';
 import { liveEntries, planCompaction, type PlanResult } from './compaction-plan.js';
+import type { FileTracker } from './file-lists.js';
 import { estimateMessageTokens, estimateTextTokens } from './tokens.js';
 
 /** Below this many tokens, halving the part kept stops and only the newest unit is kept. */
@@ -13,13 +14,13 @@ const SMALLEST_KEEP = 256;
  * kept, plans again keeping half as much, and so on down to keeping only the newest unit (0).
  * Returns the plan and the part kept it was made with.
  */
-export function planToFit(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, mustFit: boolean, cwd?: string): { planned: PlanResult; keepRecentTokens: number } {
+export function planToFit(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, mustFit: boolean, cwd?: string, tracker?: FileTracker): { planned: PlanResult; keepRecentTokens: number } {
   let keep = Math.max(0, Math.floor(keepRecentTokens));
-  let planned = planCompaction(path, keep, cwd);
+  let planned = planCompaction(path, keep, cwd, tracker);
   // A walk back that used up everything ends on the first entry ("one unit"): keeping less may still cut.
   while (mustFit && !planned.ok && (planned.code === 'fits' || planned.code === 'one_unit') && keep > 0) {
     keep = keep < SMALLEST_KEEP * 2 ? 0 : Math.floor(keep / 2);
-    planned = planCompaction(path, keep, cwd);
+    planned = planCompaction(path, keep, cwd, tracker);
   }
   return { planned, keepRecentTokens: keep };
 }

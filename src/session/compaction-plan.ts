@@ -5,7 +5,7 @@
 import { textWithImages } from '../core/image.js';
 import type { Message } from '../core/types.js';
 import type { BranchSummaryEntry, CompactionEntry, ContentEntry, FileLists, SessionEntry } from './entries.js';
-import { collectFileLists } from './file-lists.js';
+import { collectFileLists, type FileTracker } from './file-lists.js';
 import type { SessionStore } from './store.js';
 import { estimateMessageTokens, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens.js';
 
@@ -88,7 +88,7 @@ function entryTokens(e: ContentEntry): number {
  * an assistant message that starts a tool-call unit). A cut at such an assistant message falls
  * inside a turn: the turn's beginning is summarized apart from the history.
  */
-export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, cwd?: string): PlanResult {
+export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, cwd?: string, tracker?: FileTracker): PlanResult {
   const content = path.filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary');
   const { previous, live } = liveEntries(content);
   if (live.length < 2) return { ok: false, reason: 'there is nothing to summarize yet', code: 'empty' };
@@ -119,7 +119,7 @@ export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], k
       turnPrefix,
       firstKeptEntryId: live[cut].id,
       summarizedIds: summarized.map((e) => e.id),
-      files: collectFileLists(summarized, previous?.details, cwd),
+      files: collectFileLists(summarized, previous?.details, cwd, tracker),
     },
   };
 }

@@ -1,17 +1,23 @@
 // The files a stretch of conversation read and modified, taken from its tool calls (not from what
 // a model wrote about them), as workspace-relative paths. Carried from compaction to compaction
-// and kept in the compaction entry, so they survive a summary that forgets them.
+// and kept in the compaction entry, so they survive a summary that forgets them. Which files a
+// call touched is its tool's to say (tools/descriptions.ts filesTouched, passed in by the agent
+// and the app layer: this block knows no tools).
 import { isAbsolute, normalize, relative, sep } from 'node:path';
-import type { ToolCall } from '../core/types.js';
 import type { ContentEntry, FileLists } from './entries.js';
 
-/**
- * Tools whose `path` argument is a file read, or a file written. The search tools (list_dir, grep,
- * find) are left out: their path is usually a folder, and what they found is in their results.
- * bash reports no files (what a command touched cannot be read off its text).
- */
-const READS = new Set(['read_file']);
-const WRITES = new Set(['write_note', 'write_file', 'edit_file']);
+/** The files one call read or modified, as its tool declares them; `result` is undefined for a call without one. */
+export type FileTracker = (
+  name: string,
+  args: Record<string, unknown>,
+  result: { isError: boolean; details?: Record<string, unknown> } | undefined,
+) => { read?: readonly unknown[]; modified?: readonly unknown[] };
+
+/** For a caller that knows no tools: the files a result reports it changed (`details.modifiedFiles`), even from a failed call. */
+export const reportedFiles: FileTracker = (_name, _args, result) => {
+  const changed = result?.details?.modifiedFiles;
+  return { modified: Array.isArray(changed) ? changed : [] };
+};
 
 export function emptyFileLists(): FileLists {
   return { readFiles: [], modifiedFiles: [] };
@@ -31,32 +37,21 @@ export function workspacePath(path: string, cwd?: string): string | undefined {
 }
 
 /**
- * The files of `entries` (tool calls and their results), added to `previous`. A file that was
- * modified is listed as modified only. Both lists are sorted, so the same history gives the same lists.
+ * The files of `entries` (tool calls and their results, as `tracker` says each call touched), added
+ * to `previous`. A file that was modified is listed as modified only. Both lists are sorted, so the
+ * same history gives the same lists.
  */
-export function collectFileLists(entries: readonly ContentEntry[], previous: FileLists = emptyFileLists(), cwd?: string): FileLists {
+export function collectFileLists(entries: readonly ContentEntry[], previous: FileLists = emptyFileLists(), cwd?: string, tracker: FileTracker = reportedFiles): FileLists {
   const read = new Set(previous.readFiles);
   const modified = new Set(previous.modifiedFiles);
-  // The path a tool reported (normalized by the tool itself) wins over the argument as written.
-  const reported = new Map<string, string>();
-  for (const e of entries) {
-    if (e.type !== 'message' || e.message.role !== 'toolResult' || e.message.isError) continue;
-    const p = e.message.details?.path;
-    if (typeof p === 'string') reported.set(e.message.toolCallId, p);
-  }
-  const failed = new Set<string>();
-  for (const e of entries) {
-    if (e.type !== 'message' || e.message.role !== 'toolResult') continue;
-    if (e.message.isError) failed.add(e.message.toolCallId);
-    // A tool that reports the files it changed (bash, from git status before and after), even if it then failed.
-    const changed = e.message.details?.modifiedFiles;
-    if (Array.isArray(changed)) {
-      for (const f of changed) {
-        const path = typeof f === 'string' ? workspacePath(f, cwd) : undefined;
-        if (path !== undefined) modified.add(path);
-      }
+  const results = new Map<string, { isError: boolean; details?: Record<string, unknown> }>();
+  for (const e of entries) if (e.type === 'message' && e.message.role === 'toolResult') results.set(e.message.toolCallId, e.message);
+  const add = (to: Set<string>, files: readonly unknown[] | undefined) => {
+    for (const f of files ?? []) {
+      const path = typeof f === 'string' ? workspacePath(f, cwd) : undefined;
+      if (path !== undefined) to.add(path);
     }
-  }
+  };
   for (const e of entries) {
     if (e.type === 'branch_summary') {
       for (const f of e.details.readFiles) read.add(f);
@@ -65,22 +60,14 @@ export function collectFileLists(entries: readonly ContentEntry[], previous: Fil
     }
     if (e.type !== 'message' || e.message.role !== 'assistant') continue;
     for (const c of e.message.content) {
-      if (c.type !== 'toolCall' || failed.has(c.id)) continue;
-      const path = pathOf(c, reported, cwd);
-      if (path === undefined) continue;
-      if (WRITES.has(c.name)) modified.add(path);
-      else if (READS.has(c.name)) read.add(path);
+      if (c.type !== 'toolCall') continue;
+      const files = tracker(c.name, c.arguments, results.get(c.id));
+      add(read, files.read);
+      add(modified, files.modified);
     }
   }
   for (const f of modified) read.delete(f);
   return { readFiles: [...read].sort(), modifiedFiles: [...modified].sort() };
-}
-
-function pathOf(call: ToolCall, reported: ReadonlyMap<string, string>, cwd: string | undefined): string | undefined {
-  const fromResult = reported.get(call.id);
-  if (fromResult !== undefined) return workspacePath(fromResult, cwd);
-  const arg = call.arguments.path;
-  return typeof arg === 'string' ? workspacePath(arg, cwd) : undefined;
 }
 
 export const FILES_HEADING = '## Files (tracked by mini-agent)';

@@ -16,7 +16,8 @@ import { cleanTail, type TailView } from './output-text.js';
 import { watchTail } from './live-tail.js';
 import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
 import { bwrapArgs, sandboxCause, sandboxNote, type Bind, type SandboxMode, type SandboxStatus } from './sandbox.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, oneLine } from './tool-describe.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 
 export interface BashToolOptions {
@@ -127,7 +128,16 @@ const TAIL_FACTOR = 4;
 export const OUTPUT_POLL_MS = 150;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args> {
+/** A bash call: its command; the files it changed are those git saw change (details.modifiedFiles), even when it failed. */
+export const bashDescriber: ToolDescriber<Args, BashResultDetails> = {
+  describe: (a) => ({ title: oneLine(`Run \`${nonEmpty(a.command) ?? ''}\``), kind: 'execute', locations: [], subject: nonEmpty(a.command) ?? argumentSubject(a) }),
+  files: (_a, result) => {
+    const changed: unknown = result?.details?.modifiedFiles; // from a session file: checked
+    return { modified: Array.isArray(changed) ? changed : [] };
+  },
+};
+
+export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args, BashResultDetails> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const maxTimeout = opts.maxTimeoutSeconds ?? 600;
   const defaultTimeout = Math.min(opts.timeoutSeconds ?? 120, maxTimeout);
@@ -173,6 +183,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args>
 
   return {
     name: 'bash',
+    ...bashDescriber,
     description:
       'Run a bash command in the workspace folder; returns its output (stdout and stderr merged) and exit code. No stdin or terminal: nothing can prompt for input. ' +
       `Timeout ${defaultTimeout} s. When it exits or times out, every process it started is stopped (no lasting servers or watchers). ` +

@@ -15,7 +15,8 @@ import { spanDiff } from './diff.js';
 import { closestRegion, hasLineNumberPrefixes, lineNumbers, locateEdits, stripLineNumberPrefixes, type Edit, type EditProblem, type Replacement, type Tolerance } from './edit-match.js';
 import { atomicWrite, clientRead, clientWrite, PathQueue } from './file-io.js';
 import type { LeftoverJournal } from './leftovers.js';
-import { ToolError, type FileAccess, type ToolDefinition } from './tool.js';
+import { ToolError, type FileAccess, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, pathTouched } from './tool-describe.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
 
@@ -59,12 +60,19 @@ interface Target {
   apply(replacements: readonly Replacement[]): (() => Promise<void>) | undefined;
 }
 
+/** An edit_file call: the file it rewrites (its result holds the diff). */
+export const editFileDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({ title: `Edit ${nonEmpty(a.path) ?? 'a file'}`, kind: 'edit', locations: nonEmpty(a.path) ? [{ path: a.path }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a), ...(typeof a.path === 'string' ? { rewrites: { path: a.path } } : {}) }),
+  files: (a, result) => pathTouched('modified', a.path, result),
+};
+
 /** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest file edited. */
 export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
   const queue = opts.queue ?? new PathQueue();
   const maxBytes = opts.maxBytes ?? MAX_EDIT_BYTES;
   return {
     name: 'edit_file',
+    ...editFileDescriber,
     description:
       'Replace text in an existing file. Each oldText must be copied exactly from the file, whitespace and indentation included ' +
       '(read_file shows no line numbers; never add any), and occur exactly once: include surrounding lines to single it out, or set replaceAll. ' +

@@ -6,7 +6,8 @@
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, oneLine } from './tool-describe.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
 import { hiddenNote } from './search-deny.js';
 import { globMatcher, newWalkStats, openSearchRoot, Pacer, plural, walkTree } from './walk.js';
@@ -34,10 +35,16 @@ export interface FindToolOptions {
   limits?: TruncateLimits;
 }
 
+/** A find call: the glob, and the folder searched (the workspace by default). */
+export const findDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({ title: oneLine(`Find ${nonEmpty(a.glob) ?? 'files'}${nonEmpty(a.path) ? ` in ${a.path}` : ''}`), kind: 'search', locations: [{ path: nonEmpty(a.path) ?? '.' }], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
+};
+
 export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   return {
     name: 'find',
+    ...findDescriber,
     description:
       'Find files and folders by a glob over their paths from the workspace root. One path per line, sorted; folders end with "/". ' +
       'Skips .gitignored entries and .git. At most limit paths; a last line says how many were left out.',

@@ -10,7 +10,8 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, oneLine } from './tool-describe.js';
 import { createGrepEngine, textOf, type FileHits, type GrepEngineOptions, type TextBatch } from './grep-engine.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { hiddenNote } from './search-deny.js';
@@ -58,10 +59,21 @@ export interface GrepToolOptions {
   engine?: GrepEngineOptions;
 }
 
+/** A grep call: the pattern, and the file or folder searched (the workspace by default). */
+export const grepDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({
+    title: oneLine(`Search ${JSON.stringify(nonEmpty(a.pattern) ?? '')}${nonEmpty(a.path) ? ` in ${a.path}` : ''}${nonEmpty(a.glob) ? ` (${a.glob})` : ''}`),
+    kind: 'search',
+    locations: [{ path: nonEmpty(a.path) ?? '.' }],
+    subject: nonEmpty(a.path) ?? argumentSubject(a),
+  }),
+};
+
 export function createGrepTool(opts: GrepToolOptions = {}): ToolDefinition<Args> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   return {
     name: 'grep',
+    ...grepDescriber,
     description:
       'Search file contents line by line for a regex (or plain text with literal: true); prints `path:line:text` per match, sorted. ' +
       'Skips .gitignored, .git and binary files. ' +

@@ -7,7 +7,8 @@ import { readlinkSync } from 'node:fs';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { CappedLines } from './capped-lines.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty } from './tool-describe.js';
 import { DEFAULT_LIMITS, type TruncateLimits } from './truncate.js';
 import { hiddenNote } from './search-deny.js';
 import { newWalkStats, openSearchRoot, Pacer, plural, walkTree, type WalkEntry } from './walk.js';
@@ -36,11 +37,17 @@ export interface ListDirToolOptions {
   maxEntries?: number;
 }
 
+/** A list_dir call: the folder listed (the workspace by default). */
+export const listDirDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({ title: `List ${nonEmpty(a.path) ?? '.'}`, kind: 'read', locations: [{ path: nonEmpty(a.path) ?? '.' }], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
+};
+
 export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition<Args> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const maxEntries = opts.maxEntries ?? LIST_MAX_ENTRIES;
   return {
     name: 'list_dir',
+    ...listDirDescriber,
     description:
       'List a folder: one path per line from the workspace root, sorted; folders end with "/", symbolic links show "link -> target" (not followed). ' +
       `Skips .gitignored entries and .git. At most ${maxEntries} entries; a last line says how many were left out.`,

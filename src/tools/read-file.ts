@@ -17,7 +17,8 @@ import { clientRead } from './file-io.js';
 import { readImageFile } from './read-image.js';
 import { diskSource, memorySource, type ByteSource } from './read-file-source.js';
 import { readAt, type Encoding, type Line, type TextFile } from './read-file-tail.js';
-import { ToolError, type ToolDefinition, type ToolOutput } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber, type ToolOutput } from './tool.js';
+import { argumentSubject, nonEmpty, pathTouched } from './tool-describe.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 import { displayPath, resolveForRead } from './workspace.js';
 
@@ -54,9 +55,16 @@ const SNIFF = 8 * 1024;
 /** Files up to this size get their lines counted (one streamed pass) when a result does not reach the end, and lines read from the end get absolute numbers. */
 const COUNT_LINES_MAX = 8 * 1024 * 1024;
 
+/** A read_file call: the file, at its first line when the call starts at one. */
+export const readFileDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({ title: `Read ${nonEmpty(a.path) ?? 'a file'}`, kind: 'read', locations: nonEmpty(a.path) ? [{ path: a.path, ...(typeof a.offset === 'number' && a.offset > 0 ? { line: a.offset } : {}) }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
+  files: (a, result) => pathTouched('read', a.path, result),
+};
+
 export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): ToolDefinition<Args> {
   return {
     name: 'read_file',
+    ...readFileDescriber,
     description:
       'Read a text file by lines (offset/limit; a negative offset counts from the end) or by bytes (byteOffset/byteLength). ' +
       `At most ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)}; when more remains, a last line gives the exact arguments of the next call. ` +

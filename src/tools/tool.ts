@@ -46,13 +46,48 @@ export interface FileAccess {
   writeTextFile(path: string, content: string): Promise<void>;
 }
 
-export interface ToolOutput {
+export interface ToolOutput<Details extends object = Record<string, unknown>> {
   content: string | (TextContent | ImageContent)[];
   isError?: boolean;
-  details?: Record<string, unknown>;
+  details?: Details;
 }
 
-export interface ToolDefinition<Args = any> {
+/** The sort of work a call does, in ACP's words (an editor's icon and grouping). */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
+/** A file or folder a call touches, as its arguments name it: workspace-relative or absolute; `.` is the workspace. */
+export interface ToolLocation {
+  path: string;
+  /** 1-based, when the call starts at a line. */
+  line?: number;
+}
+
+/** What a call is, for the front ends (ACP's tool calls, the interactive mode's tool lines): declared by its tool. */
+export interface ToolDescription {
+  /** A short human title, e.g. "Read src/a.ts", "Run `npm test`", "everything: echo". */
+  title: string;
+  kind: ToolKind;
+  locations: ToolLocation[];
+  /** What the call is about, for a one-line display: a path, a command; '' for nothing. */
+  subject: string;
+  /** The one file the call rewrites (its diff is shown), with its whole new text when the arguments hold it. */
+  rewrites?: { path: string; newText?: string };
+}
+
+/** The files a finished call read or modified (workspace-relative or absolute), for compaction's file lists. */
+export interface FilesTouched {
+  read?: readonly unknown[];
+  modified?: readonly unknown[];
+}
+
+/** How a call's tool describes it: built-in tools declare both, typed by their arguments and details. */
+export interface ToolDescriber<Args = any, Details extends object = Record<string, unknown>> {
+  describe(args: Args): ToolDescription;
+  /** The files a call touched; `result` is undefined for a call without a result. Absent: none. */
+  files?(args: Args, result: { isError: boolean; details?: Details } | undefined): FilesTouched;
+}
+
+export interface ToolDefinition<Args = any, Details extends object = Record<string, unknown>> extends Partial<ToolDescriber<Args, Details>> {
   name: string;
   description: string;
   /** JSON Schema of the arguments (written with TypeBox); validated before execute is called. */
@@ -75,7 +110,7 @@ export interface ToolDefinition<Args = any> {
   paths?(args: Args, ctx: { cwd: string; allowedPaths?: readonly string[]; readOnlyPaths?: readonly string[] }): string[];
   /** Truncates its own output (with a continuation hint), so the registry leaves it alone below the hard cap. */
   selfTruncating?: boolean;
-  execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+  execute(args: Args, ctx: ToolContext): Promise<ToolOutput<Details>>;
 }
 
 export type RiskBasis = 'annotation' | 'tool-setting' | 'server-default';

@@ -12,7 +12,8 @@ import { dirname } from 'node:path';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { atomicWrite, clientWrite, PathQueue } from './file-io.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, pathTouched } from './tool-describe.js';
 import { formatBytes } from './truncate.js';
 import { spanDiff } from './diff.js';
 import { displayPath, resolveForWrite } from './workspace.js';
@@ -29,12 +30,25 @@ type Args = Static<typeof Params>;
 
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
 
+/** A write_file call: the file it rewrites, with its whole new text (the content). */
+export const writeFileDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({
+    title: `Write ${nonEmpty(a.path) ?? 'a file'}`,
+    kind: 'edit',
+    locations: nonEmpty(a.path) ? [{ path: a.path }] : [],
+    subject: nonEmpty(a.path) ?? argumentSubject(a),
+    ...(typeof a.path === 'string' ? { rewrites: { path: a.path, ...(typeof a.content === 'string' ? { newText: a.content } : {}) } } : {}),
+  }),
+  files: (a, result) => pathTouched('modified', a.path, result),
+};
+
 /** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest content written. */
 export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
   const queue = opts.queue ?? new PathQueue();
   const maxBytes = opts.maxBytes ?? MAX_WRITE_BYTES;
   return {
     name: 'write_file',
+    ...writeFileDescriber,
     description:
       `Create a file or replace a whole file (at most ${formatBytes(maxBytes)}); missing folders are created. To change part of a file, use edit_file.`,
     parameters: Params,

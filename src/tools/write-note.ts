@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { atomicWrite, PathQueue } from './file-io.js';
-import { ToolError, type ToolDefinition } from './tool.js';
+import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
+import { argumentSubject, nonEmpty, pathTouched } from './tool-describe.js';
 import { formatBytes } from './truncate.js';
 import { displayPath, resolveForWrite } from './workspace.js';
 
@@ -26,10 +27,17 @@ type Args = Static<typeof Params>;
 
 export const MAX_NOTE_BYTES = 1024 * 1024;
 
+/** A write_note call: the file it writes or appends to. */
+export const writeNoteDescriber: ToolDescriber<Args> = {
+  describe: (a) => ({ title: `Note in ${nonEmpty(a.path) ?? 'a file'}`, kind: 'edit', locations: nonEmpty(a.path) ? [{ path: a.path }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
+  files: (a, result) => pathTouched('modified', a.path, result),
+};
+
 /** `queue`: shared with the other tools that write files, so that writes to one path never interleave. */
 export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQueue()): ToolDefinition<Args> {
   return {
     name: 'write_note',
+    ...writeNoteDescriber,
     description: `Write or append text to a file; missing folders are created. At most ${formatBytes(maxBytes)} per call.`,
     parameters: Params,
     risk: 'write',
