@@ -7,12 +7,14 @@
 import { Readable } from 'node:stream';
 import { isAbsolute } from 'node:path';
 import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentConnection, type AnyMessage, type McpServer, type Stream } from '@agentclientprotocol/sdk';
+import { EXIT } from '../app/exit-codes.js';
 import type { CreateAgentOptions, SessionChoice } from '../app/types.js';
 import { AcpSession, loadApp, type SessionDeps } from './acp-session.js';
 import { mcpServersConfig, modeState } from './updates.js';
 import { configOptions } from './thought-level.js';
 
-export const EXIT_ACP = { ok: 0, usage: 2, sigint: 130, sigterm: 143 } as const;
+/** The exit codes of ACP mode besides a failure's (reportFailure): EOF, and the signals. */
+export const EXIT_ACP = { ok: EXIT.completed, sigint: EXIT.sigint, sigterm: EXIT.sigterm } as const;
 
 /** The oldest ACP protocol version we speak (the SDK's PROTOCOL_VERSION is the newest). */
 const MIN_PROTOCOL_VERSION = 1;

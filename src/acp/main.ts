@@ -1,6 +1,6 @@
 // The process entry of ACP mode (`mini-agent --acp`; bin/mini-agent picks this bundle when the
 // flag is given). It parses the flags (args.ts) and hands over to runAcpProcess.
-import { UsageError } from '../core/types.js';
+import { reportFailure } from '../app/exit-codes.js';
 import { EXIT_ACP, runAcpProcess } from './acp-mode.js';
 import { parseAcpArgs, USAGE } from './args.js';
 
@@ -9,9 +9,7 @@ async function main(): Promise<number> {
   try {
     options = parseAcpArgs(process.argv.slice(2));
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`mini-agent: ${err.message}\nRun "mini-agent --acp --help" for usage.\n`);
-    return EXIT_ACP.usage;
+    return reportFailure(err, undefined, 'Run "mini-agent --acp --help" for usage.');
   }
   if (options === 'help') {
     process.stdout.write(USAGE + '\n');

@@ -1,38 +1,23 @@
-// Errors of the application layer, each with a kind a front end can act on (RPC sends it as
-// `error.kind`; the CLI maps every usage error to exit code 2). Nothing here is guessed from text.
-import { UsageError } from '../core/types.js';
-import { SessionLockedError } from '../session/lock.js';
-import { ResolveError } from '../session/resolve.js';
-import { SessionFileError } from '../session/session-file.js';
+// Errors of the application layer, each with a kind a front end can act on: RPC and ACP send it
+// with an error answer, and a process exits with the code its kind maps to (exit-codes.ts). The
+// kinds are declared once (ERROR_KINDS, core/types.ts); nothing here is guessed from text.
+import { KindedError, type ErrorKind } from '../core/types.js';
 
-export type AgentErrorKind =
-  /** The command conflicts with a run in progress (branch, fork, switch, set_model while running). */
-  | 'busy'
-  /** The agent was closed. */
-  | 'closed'
-  /** A session handle whose session is no longer the agent's (after a fork, new or switch). */
-  | 'stale_session'
-  /** An argument is wrong (an empty prompt, an unknown format). */
-  | 'invalid_argument'
-  /** A compaction or branch summary could not be made; nothing was summarized or lost. */
-  | 'compaction_failed'
-  /** Nothing by that name or id (a permission request that is not waiting). */
-  | 'not_found';
+/** The kinds an AgentError has (what each means: ERROR_KINDS). */
+export type AgentErrorKind = Extract<ErrorKind, 'busy' | 'closed' | 'stale_session' | 'invalid_argument' | 'compaction_failed' | 'not_found'>;
 
-export class AgentError extends UsageError {
+/** An error of the agent's own commands. Not a UsageError: only its `invalid_argument` and `not_found` are the user's mistakes. */
+export class AgentError extends KindedError {
+  override name = 'AgentError';
   constructor(
-    readonly kind: AgentErrorKind,
+    override readonly kind: AgentErrorKind,
     message: string,
   ) {
-    super(message);
+    super(kind, message);
   }
 }
 
-/** The kind of any error a command can throw, for a protocol response. */
-export function errorKindOf(err: unknown): string {
-  if (err instanceof AgentError || err instanceof ResolveError) return err.kind;
-  if (err instanceof SessionLockedError) return 'locked';
-  if (err instanceof SessionFileError) return 'session_file';
-  if (err instanceof UsageError) return 'invalid_argument';
-  return 'internal';
+/** The kind of any error a command can throw, for a protocol response or an exit code: `internal` for an error without one. */
+export function errorKindOf(err: unknown): ErrorKind {
+  return err instanceof KindedError ? err.kind : 'internal';
 }

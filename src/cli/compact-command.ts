@@ -5,7 +5,7 @@ import type { AgentFlags } from '../app/flags.js';
 import { openForWrite } from '../app/session-open.js';
 import { uncompact } from '../session/compaction-plan.js';
 import { continueSession, resolveSession } from '../session/resolve.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export async function compactCommand(args: { session?: string; focus?: string; agent: AgentFlags }): Promise<number> {
   const session = args.session !== undefined ? { resume: args.session } : args.agent.session === 'new' ? 'continue' : args.agent.session;

@@ -5,7 +5,7 @@
 import type { AgentFlags } from '../app/flags.js';
 import { prepareMemoryEval } from '../app/memory-eval.js';
 import { PLANTED_FACTS, type FactId, type MemoryReport, type RoundReport } from '../app/memory-probe.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean }): Promise<number> {
   const out = (line: string) => process.stdout.write(line + '\n');

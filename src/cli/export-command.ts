@@ -2,7 +2,7 @@
 import { exportText, writeExport } from '../app/export.js';
 import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export async function exportCommand(args: { session: string; format: 'md' | 'html' | 'jsonl'; output?: string }): Promise<number> {
   const store = SessionStore.open(resolveSession(args.session, process.cwd()));

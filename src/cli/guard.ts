@@ -1,21 +1,14 @@
-// The one place where a user's mistake becomes exit code 2: a UsageError (bad flags, bad input
-// files, an unknown session) or a SessionFileError (a session file that must not be used) is
-// printed as one line, `mini-agent: <what is wrong>` (with anything shaped like a key hidden: a
-// config value quoted in a message can be one), and nothing else happens.
-import { redactSecrets } from '../core/redact.js';
-import { UsageError } from '../core/types.js';
-import { SessionFileError } from '../session/session-file.js';
-import { EXIT } from './exit-codes.js';
+// The CLI's side of ending a command on a failure (app/exit-codes.ts decides): an error with a
+// kind (bad flags, bad input files, an unknown or unusable session, an agent in the wrong state)
+// is printed as one line, `mini-agent: <what is wrong>`, and becomes its kind's exit code (a
+// user's mistake: 2); nothing else happens.
+import { reportFailure, type ExitCode } from '../app/exit-codes.js';
 
-/** Runs `body`; a usage or session-file error is reported on stderr and becomes EXIT.usage. */
-export async function guarded<T>(body: () => T | Promise<T>, opts: { hint?: string } = {}): Promise<T | typeof EXIT.usage> {
+/** Runs `body`; an error with a kind is reported on stderr and becomes its exit code. */
+export async function guarded<T>(body: () => T | Promise<T>, opts: { hint?: string } = {}): Promise<T | ExitCode> {
   try {
     return await body();
   } catch (err) {
-    if (err instanceof UsageError || err instanceof SessionFileError) {
-      process.stderr.write(`mini-agent: ${redactSecrets(err.message)}\n${opts.hint ? `${opts.hint}\n` : ''}`);
-      return EXIT.usage;
-    }
-    throw err;
+    return reportFailure(err, undefined, opts.hint);
   }
 }

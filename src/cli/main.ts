@@ -1,8 +1,9 @@
 // The CLI entry. It parses arguments and loads the heavy parts only when needed,
 // so `--version` and `--help` touch nothing but this file, args.ts and guard.ts.
-// A usage error anywhere below becomes one stderr line and exit code 2 (guard.ts).
+// An error with a kind anywhere below becomes one stderr line and its kind's exit code (guard.ts;
+// a usage error: 2).
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 import { guarded } from './guard.js';
 
 // MINI_AGENT_TIMINGS=FILE (core/timings.ts): start-up marks. Their module loads only when asked

@@ -5,7 +5,7 @@
 import { resolveFor } from '../app/agent-start.js';
 import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
   const cwd = process.cwd();

@@ -17,7 +17,7 @@ import { openPrivateFile } from '../session/private-fs.js';
 import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
 import { terminalAsker } from './ask-permission.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
 export async function runCommand(args: RunArgs): Promise<number> {

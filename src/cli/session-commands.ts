@@ -5,7 +5,7 @@ import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 import { agentHome, sessionsDir } from '../session/paths.js';
 import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';

@@ -2,7 +2,7 @@
 // Reading only: it never needs or takes a lock.
 import { readFileSync } from 'node:fs';
 import { formatTrace, parseTrace } from '../app/trace-text.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export function traceCommand(args: { file: string; verbose: boolean }): number {
   let text: string;

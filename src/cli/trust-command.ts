@@ -4,7 +4,7 @@
 import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, untrustWorkspace } from '../extensions/trust.js';
 import { readConfigFile } from '../app/config.js';
 import { ruleFor } from '../app/project-config.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../app/exit-codes.js';
 
 export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }): number {
   if (args.list) return listTrusted(args.json === true);

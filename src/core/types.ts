@@ -177,7 +177,51 @@ export function userMessage(text: string): UserMessage {
   return { role: 'user', content: [{ type: 'text', text }] };
 }
 
-/** Thrown for errors the user caused (bad flags, malformed files); the CLI maps them to the usage exit code. */
-export class UsageError extends Error {
+/**
+ * Every kind of error a command can end in, declared once: RPC and ACP send the kind with an error
+ * answer, and a front end's process exits with the code app/exit-codes.ts gives the kind.
+ */
+export const ERROR_KINDS = [
+  /** An argument is wrong: a bad flag or input file, an empty prompt, an unknown format. */
+  'invalid_argument',
+  /** The command conflicts with a run in progress (branch, fork, switch, set_model while running). */
+  'busy',
+  /** Nothing by that name or id: a session, an entry, a permission request that is not waiting. */
+  'not_found',
+  /** A prefix or label that matches more than one. */
+  'ambiguous',
+  /** Another live process writes that session. */
+  'locked',
+  /** A session file that must not be used (bad header, newer format). */
+  'session_file',
+  /** A session handle whose session is no longer the agent's (after a fork, new or switch). */
+  'stale_session',
+  /** The agent was closed. */
+  'closed',
+  /** A compaction or branch summary could not be made; nothing was summarized or lost. */
+  'compaction_failed',
+  /** Any error without a kind: a bug; the message says what happened. */
+  'internal',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** An error with a kind a front end can act on; anything else is `internal`. The kind is decided by the thrower, never guessed from text. */
+export class KindedError extends Error {
+  constructor(
+    readonly kind: Exclude<ErrorKind, 'internal'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The kinds of a mistake the user made. */
+export type UsageErrorKind = Extract<ErrorKind, 'invalid_argument' | 'not_found' | 'ambiguous' | 'locked'>;
+
+/** Thrown for errors the user caused (bad flags, malformed files); the front ends map them to the usage exit code. */
+export class UsageError extends KindedError {
   override name = 'UsageError';
+  constructor(message: string, kind: UsageErrorKind = 'invalid_argument') {
+    super(kind, message);
+  }
 }

@@ -4,6 +4,7 @@
 // SIGTERM, SIGHUP).
 import { parseArgs } from 'node:util';
 import { createAgent } from '../app/agent.js';
+import { reportFailure } from '../app/exit-codes.js';
 import { AGENT_FLAGS, agentFlagsFrom, cleanParseError } from '../app/flags.js';
 import type { PermissionAsker } from '../app/permission-gate.js';
 import { UsageError } from '../core/types.js';
@@ -26,8 +27,7 @@ export async function runInteractive(argv: string[]): Promise<number> {
     if (parsed.positionals.length > 0) throw new UsageError('the interactive mode takes no prompt');
     flags = agentFlagsFrom(parsed.values);
   } catch (err) {
-    process.stderr.write(`mini-agent: ${err instanceof UsageError ? err.message : cleanParseError((err as Error).message)}\n`);
-    return 2;
+    return reportFailure(err instanceof UsageError ? err : new UsageError(cleanParseError((err as Error).message)));
   }
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   let ask: PermissionAsker = () => 'deny';
@@ -44,8 +44,7 @@ export async function runInteractive(argv: string[]): Promise<number> {
         flags = first.flags;
         continue;
       }
-      process.stderr.write(`mini-agent: ${(err as Error).message}\n`);
-      return err instanceof UsageError ? 2 : 1;
+      return reportFailure(err);
     }
   }
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });

@@ -2,6 +2,7 @@
 // flag is given). It parses the shared flags and hands over to runRpcProcess.
 import { parseArgs } from 'node:util';
 import { AGENT_FLAGS, AGENT_FLAGS_HELP, agentFlagsFrom, cleanParseError } from '../app/flags.js';
+import { reportFailure } from '../app/exit-codes.js';
 import { UsageError } from '../core/types.js';
 import { EXIT_RPC, runRpcProcess } from './rpc-mode.js';
 
@@ -44,9 +45,7 @@ async function main(): Promise<number> {
   try {
     flags = parse(process.argv.slice(2));
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`mini-agent: ${err.message}\nRun "mini-agent --rpc --help" for usage.\n`);
-    return EXIT_RPC.usage;
+    return reportFailure(err, undefined, 'Run "mini-agent --rpc --help" for usage.');
   }
   if (flags === 'help') {
     process.stdout.write(USAGE + '\n');

@@ -7,6 +7,7 @@ import { Type } from '../core/type-builders.js';
 import type { Static, TObject, TProperties, TSchema } from 'typebox';
 import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
+import { ERROR_KINDS } from '../core/types.js';
 import { MessageSchema } from '../session/entry-schema.js';
 import type { TreeJson } from '../session/tree-json.js';
 
@@ -161,22 +162,13 @@ export type CommandType = keyof typeof COMMANDS;
 export type CommandParams<K extends CommandType> = Static<TObject<(typeof COMMANDS)[K]['params']>>;
 export type CommandResult<K extends CommandType> = Static<(typeof COMMANDS)[K]['result']>;
 
-/** The kinds an error response can carry. */
-export const ERROR_KINDS = [
+/** The kinds an error response can carry: the protocol's own two, then every command's (ERROR_KINDS). */
+export const RPC_ERROR_KINDS = [
   'parse_error', // the line is not a JSON object (or is too long)
   'unknown_command',
-  'invalid_argument', // a missing or wrong field, an empty message, an unknown format
-  'busy', // conflicts with the run in progress
-  'not_found', // no session or entry by that name
-  'ambiguous', // a prefix or label matches several
-  'locked', // another process writes that session
-  'session_file', // a session file that must not be used (bad header, newer format)
-  'stale_session',
-  'closed',
-  'compaction_failed', // the summary could not be made; nothing was summarized or lost
-  'internal', // a bug: the message says what happened
+  ...ERROR_KINDS,
 ] as const;
-export type RpcErrorKind = (typeof ERROR_KINDS)[number];
+export type RpcErrorKind = (typeof RPC_ERROR_KINDS)[number];
 
 /** One command line: `{"type": <command>, "id"?: string, ...params}`. */
 export function commandSchema(type: CommandType): TSchema {
@@ -192,7 +184,7 @@ export const ErrorResponseSchema = Type.Object(
     ...ResponseBase,
     command: Nullable(Str),
     ok: Type.Literal(false),
-    error: Type.Object({ kind: lits(...ERROR_KINDS), message: Str }),
+    error: Type.Object({ kind: lits(...RPC_ERROR_KINDS), message: Str }),
   },
   { additionalProperties: false, description: 'A command that failed; id and command are null when the line could not be read' },
 );

@@ -5,8 +5,9 @@
 // SIGTERM aborts the run, keeps the session valid and exits 143 (SIGINT: 130).
 import { createAgent } from '../app/agent.js';
 import { errorKindOf } from '../app/errors.js';
+import { EXIT, reportFailure } from '../app/exit-codes.js';
 import type { Agent, CreateAgentOptions } from '../app/types.js';
-import { UsageError, isPlainObject } from '../core/types.js';
+import { isPlainObject } from '../core/types.js';
 import { commandProblem, HANDLERS, isCommandType, type RpcContext } from './commands.js';
 import { PermissionBroker } from './permission-broker.js';
 import { encodeLine, LineSplitter, type Frame } from './framing.js';
@@ -20,7 +21,8 @@ export interface RpcIo {
   log(text: string): void;
 }
 
-export const EXIT_RPC = { ok: 0, usage: 2, sigint: 130, sigterm: 143 } as const;
+/** The exit codes of RPC mode besides a failure's (reportFailure): EOF, and the signals. */
+export const EXIT_RPC = { ok: EXIT.completed, sigint: EXIT.sigint, sigterm: EXIT.sigterm } as const;
 
 /**
  * The process version of RPC mode: takes over stdout for the protocol (every other stdout write
@@ -44,9 +46,7 @@ export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promis
   try {
     agent = await createAgent({ onPermissionRequest: rpc.permissions.asker, ...options });
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.log(`mini-agent: ${err.message}`);
-    return EXIT_RPC.usage;
+    return reportFailure(err, io.log);
   }
   for (const w of agent.warnings) io.log(`mini-agent: warning: ${w}`);
   for (const note of agent.notes) io.log(`mini-agent: ${note}`);
@@ -97,7 +97,7 @@ function serve(agent: Agent, io: RpcIo, rpc: RpcContext): Promise<number> {
 async function handle(agent: Agent, frame: Frame, io: RpcIo, rpc: RpcContext): Promise<void> {
   let id: string | null = null;
   let command: string | null = null;
-  const fail = (kind: RpcErrorKind | string, message: string) =>
+  const fail = (kind: RpcErrorKind, message: string) =>
     io.write(encodeLine({ type: 'response', id, command, ok: false, error: { kind, message } }));
   if ('tooLong' in frame) return fail('parse_error', `the line is ${frame.tooLong} bytes, over the limit; it was skipped`);
   if (frame.line.trim() === '') return; // blank lines between commands are allowed

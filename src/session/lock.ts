@@ -15,7 +15,7 @@ export class SessionLockedError extends UsageError {
     readonly sessionLabel: string,
     readonly pid: number,
   ) {
-    super(`session ${sessionLabel} is in use by pid ${pid}`);
+    super(`session ${sessionLabel} is in use by pid ${pid}`, 'locked');
   }
 }
 

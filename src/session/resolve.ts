@@ -12,10 +12,10 @@ import { agentHome, sessionsDir } from './paths.js';
 /** A SESSION or ENTRY that names nothing, or more than one thing. */
 export class ResolveError extends UsageError {
   constructor(
-    readonly kind: 'not_found' | 'ambiguous',
+    override readonly kind: 'not_found' | 'ambiguous',
     message: string,
   ) {
-    super(message);
+    super(message, kind);
   }
 }
 

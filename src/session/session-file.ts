@@ -1,11 +1,15 @@
 // Reading and appending session files. Parsing is pure (text in, entries and
 // warnings out); the append sink is the only place that writes.
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { KindedError } from '../core/types.js';
 import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
 
 /** A session file that must not be used: bad header, newer version. The file is left untouched. */
-export class SessionFileError extends Error {
+export class SessionFileError extends KindedError {
   override name = 'SessionFileError';
+  constructor(message: string) {
+    super('session_file', message);
+  }
 }
 
 export interface ParsedSession {
