@@ -13,7 +13,8 @@ import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
 import { parseToolCall } from './tool-call.js';
 
-export { toOpenAIRequest, toOpenAIMessages, INTERRUPTED_RESULT } from './openai-convert.js';
+export { toOpenAIRequest, toOpenAIMessages } from './openai-convert.js';
+export { INTERRUPTED_RESULT } from './tool-call.js';
 
 type OpenAIModule = typeof import('openai');
 type OpenAIClient = InstanceType<OpenAIModule['OpenAI']>;
