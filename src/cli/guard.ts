@@ -4,7 +4,7 @@
 // config value quoted in a message can be one), and nothing else happens.
 import { redactSecrets } from '../core/redact.js';
 import { UsageError } from '../core/types.js';
-import { SessionFileError } from '../session/session-file.js';
+import { SessionFileError } from '../session/session-file-error.js';
 import { EXIT } from './exit-codes.js';
 
 /** Runs `body`; a usage or session-file error is reported on stderr and becomes EXIT.usage. */

@@ -3,11 +3,9 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readAt } from '../core/read-at.js';
 import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+import { SessionFileError } from './session-file-error.js';
 
-/** A session file that must not be used: bad header, newer version. The file is left untouched. */
-export class SessionFileError extends Error {
-  override name = 'SessionFileError';
-}
+export { SessionFileError };
 
 export interface ParsedSession {
   header: SessionHeader;
