@@ -3,7 +3,7 @@
 // configured: the workspace's own ones start only in a trusted workspace. A server named in a
 // later layer (user, then project, then --mcp-config) replaces one of the same name.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { DEFAULT_CONTEXT_MAX_BYTES } from '../extensions/context-files.js';
 import { mergeMcpServers, parseMcpServers, type McpServerSpec } from '../extensions/mcp-config.js';
@@ -73,9 +73,4 @@ function readMcpConfigFile(file: string): unknown {
   }
   if (!isPlainObject(data) || !isPlainObject(data.mcpServers)) throw new UsageError(`--mcp-config ${file}: must be {"mcpServers": {"NAME": {...}}}`);
   return data.mcpServers;
-}
-
-/** Where the user's own context file lives (it is loaded first). */
-export function userContextFile(env: NodeJS.ProcessEnv): string {
-  return join(agentHome(env), 'AGENTS.md');
 }

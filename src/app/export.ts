@@ -7,9 +7,7 @@ import { redactSecrets } from '../core/redact.js';
 import { UsageError } from '../core/types.js';
 import { exportJsonl, exportMarkdown } from '../session/export-text.js';
 import type { SessionStore } from '../session/store.js';
-
-export type ExportFormat = 'md' | 'html' | 'jsonl';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['md', 'html', 'jsonl'];
+import type { ExportFormat } from './export-formats.js';
 
 /** The HTML exporter (with marked, the Markdown lexer) loads only for an HTML export, never at start-up (issue 14). */
 export async function exportText(store: SessionStore, format: ExportFormat): Promise<string> {

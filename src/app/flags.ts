@@ -105,6 +105,10 @@ type Values = { [K in keyof typeof AGENT_FLAGS]?: FlagValue<(typeof AGENT_FLAGS)
 
 /** Checks the shared flags (throws UsageError naming the problem) and turns them into agent options. */
 export function agentFlagsFrom(v: Values): AgentFlags {
+  // An empty value names nothing: an error, not the flag left out (nor, for --resume, every session).
+  if (v.resume === '') throw new UsageError('--resume needs a session: a path, an id, a unique id prefix or a name');
+  if (v.branch === '') throw new UsageError('--branch needs an entry: an id, a unique id prefix or a label');
+  if (v.fork === '') throw new UsageError('--fork needs an entry: an id, a unique id prefix or a label');
   const picks = [v.session !== undefined, v.continue, v.resume !== undefined, v['no-session']].filter(Boolean).length;
   if (picks > 1) throw new UsageError('choose one of --session, -c/--continue, --resume and --no-session');
   if ((v.branch !== undefined || v.fork !== undefined) && !(v.session !== undefined || v.continue || v.resume !== undefined)) {

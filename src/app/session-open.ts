@@ -64,6 +64,8 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
   const { cwd } = opts;
   const env = opts.env ?? process.env;
   const choice = opts.session ?? 'new';
+  if (typeof choice === 'object' && 'resume' in choice && choice.resume === '') throw new UsageError('resume needs a session: a path, an id, a unique id prefix or a name');
+  if (opts.branch === '' || opts.fork === '') throw new UsageError(`${opts.branch === '' ? 'branch' : 'fork'} needs an entry: an id, a unique id prefix or a label`);
   if (choice === 'memory' || choice === 'new') {
     if (opts.branch !== undefined || opts.fork !== undefined) {
       throw new UsageError(`${opts.branch !== undefined ? 'branch' : 'fork'} needs an existing session (continue, resume or a file), not ${choice === 'new' ? 'a new one' : 'an in-memory one'}`);

@@ -15,7 +15,7 @@ import type { PermissionAsker, PermissionMode, PermissionReply, PermissionReques
 import type { FileAccess, ToolDefinition } from '../tools/tool.js';
 import type { EffectiveConfig } from './config.js';
 import type { ConfigRow } from './config-show.js';
-import type { ExportFormat } from './export.js';
+import type { ExportFormat } from './export-formats.js';
 import type { ShellCommandResult } from './shell-command.js';
 import type { SessionChoice } from './session-open.js';
 import type { ThinkingChange, ThinkingLevel } from './thinking-control.js';

@@ -1,6 +1,7 @@
 // Command-line arguments of print mode: util.parseArgs in strict mode, so an unknown flag is an
 // error. The flags every front end shares (model, session, tools) come from app/flags.ts.
 import { parseArgs } from 'node:util';
+import { isExportFormat, type ExportFormat } from '../app/export-formats.js';
 import { AGENT_FLAGS, AGENT_FLAGS_HELP, agentFlagsFrom, cleanParseError, type AgentFlags } from '../app/flags.js';
 import { UsageError } from '../core/types.js';
 
@@ -82,7 +83,7 @@ export type CliArgs =
   | { command: 'tree'; session?: string; json: boolean }
   | { command: 'label'; session: string; entry: string; label: string | null }
   | { command: 'name'; session: string; name: string }
-  | { command: 'export'; session: string; format: 'md' | 'html' | 'jsonl'; output?: string }
+  | { command: 'export'; session: string; format: ExportFormat; output?: string }
   | { command: 'trace'; file: string; verbose: boolean }
   | { command: 'trust'; dir?: string; list: boolean; json: boolean }
   | { command: 'untrust'; dir?: string }
@@ -165,7 +166,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub === 'export') {
     if (rest.length !== 1) throw new UsageError('usage: mini-agent export SESSION --format md|html|jsonl [-o FILE]');
     const format = v.format ?? 'md';
-    if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new UsageError(`--format must be md, html or jsonl, got "${format}"`);
+    if (!isExportFormat(format)) throw new UsageError(`--format must be md, html or jsonl, got "${format}"`);
     return { command: 'export', session: rest[0], format, output: v.output };
   }
   if (sub === 'compact') {

@@ -6,6 +6,7 @@ import { resolveFor } from '../app/agent-start.js';
 import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
 import { EXIT } from '../app/exit-codes.js';
+import { preview } from '../core/types.js';
 
 export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
   const cwd = process.cwd();
@@ -34,7 +35,7 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
           process.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
           const w = Math.max(...s.tools.map((t) => t.name.length));
           // The risk, with "*" when it is only the server's default (a "read*" tool does not run under --read-only).
-          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${oneLine(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
+          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${preview(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
           if (s.tools.some((t) => t.riskBasis === 'server-default')) process.stdout.write(`  * the server's default risk (the tool has no annotations); set one per tool with "tools": {"NAME": {"risk": …}}\n`);
         }
       }
@@ -46,9 +47,4 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean })
     process.off('SIGTERM', stop);
     await extensions.close();
   }
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

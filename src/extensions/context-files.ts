@@ -25,8 +25,9 @@
 // the sense of git's safe.directory and ssh's StrictModes (see ownership.ts): the file and its
 // folder are owned by the user or root, and neither is writable by others. Otherwise a notice
 // names the file and why. The workspace's own file and the user's (the home) load as before.
-import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readAt } from '../core/read-at.js';
 import { agentHome } from '../session/paths.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import { inside } from '../tools/workspace.js';
@@ -110,13 +111,6 @@ function readHead(path: string, limit: number): Omit<Found, 'path'> | undefined 
   } finally {
     closeSync(fd);
   }
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  for (let n = -1; got < length && n !== 0; got += n) n = readSync(fd, buf, got, length - got, position + got);
-  return buf.subarray(0, got);
 }
 
 /** A folder's context file: the first of AGENTS.md, CLAUDE.md that exists and can be read (an unreadable one is a notice). */

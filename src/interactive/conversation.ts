@@ -67,7 +67,7 @@ export class Conversation {
   ) {
     this.p = paint(opts.color);
     this.now = opts.now ?? Date.now;
-    this.reasoning = new ReasoningView(this.p);
+    this.reasoning = new ReasoningView(this.p, opts.verbose === true);
     this.lastBlock = new LastBlock(this.reasoning, this.p);
     this.pointing = new Pointing(agent, opts.env);
     agent.subscribe((e) => this.onEvent(e));

@@ -22,10 +22,12 @@ const ESC_WAIT_MS = 40;
 
 export async function runInteractive(argv: string[]): Promise<number> {
   let flags;
+  let verbose = false; // the model's reasoning shown in full from the start
   try {
     const parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { ...AGENT_FLAGS, verbose: { type: 'boolean', default: false } } });
     if (parsed.positionals.length > 0) throw new UsageError('the interactive mode takes no prompt');
     flags = agentFlagsFrom(parsed.values);
+    verbose = parsed.values.verbose === true;
   } catch (err) {
     return reportFailure(err instanceof UsageError ? err : new UsageError(cleanParseError((err as Error).message)));
   }
@@ -56,7 +58,7 @@ export async function runInteractive(argv: string[]): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let leaving = false;
-    const conversation = new Conversation(agent, screen, { color, env: process.env, onExit: () => void leave(0) });
+    const conversation = new Conversation(agent, screen, { color, env: process.env, verbose, onExit: () => void leave(0) });
     ask = conversation.ask;
     const parser = new KeyParser();
     let escTimer: NodeJS.Timeout | undefined;

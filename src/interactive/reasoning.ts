@@ -2,8 +2,9 @@
 // DeepSeek and vLLM reasoning_content). While it streams, the live region shows its last lines,
 // dimmed. When the answer (or a tool call) starts, it goes to the scrollback: one dimmed line
 // "thinking… (N lines, Ctrl+O to expand)", or, expanded, every line dimmed. Ctrl+O (or
-// /reasoning) switches between the two; switching to expanded also prints the last collapsed
-// reasoning in full. Pure but for its own state; text from the model is sanitized.
+// /reasoning) switches between the two (--verbose starts expanded); switching to expanded also
+// prints the last collapsed reasoning in full. Pure but for its own state; text from the model
+// is sanitized.
 import { wrapSpans } from './terminal-text.js';
 import { clean, type Paint } from './view.js';
 
@@ -15,9 +16,12 @@ export class ReasoningView {
   private text = '';
   /** The last reasoning that went to the scrollback collapsed (what expanding shows). */
   private lastCollapsed: string | undefined;
-  private expanded = false;
 
-  constructor(private readonly p: Paint) {}
+  constructor(
+    private readonly p: Paint,
+    /** Shown in full (--verbose, or after Ctrl+O) rather than as one line. */
+    private expanded = false,
+  ) {}
 
   push(delta: string): void {
     this.text += delta;

@@ -131,6 +131,8 @@ export interface ConversationOptions {
   /** Called when the user leaves (/exit, Ctrl+D, a second Ctrl+C). */
   onExit: () => void;
   now?: () => number;
+  /** --verbose: the model's reasoning is shown in full from the start (Ctrl+O still collapses it). */
+  verbose?: boolean;
 }
 
 /** A user message longer than this (a paste) shows this many lines in the scrollback, then a count. */

@@ -8,6 +8,7 @@ import { modelInfo, type AdapterConfig } from './models.js';
 import { applyBreakpoints } from './anthropic-cache.js';
 import type { CacheControl } from './cache.js';
 import { anthropicThinking, type AnthropicThinkingFields } from './thinking.js';
+import { INTERRUPTED_RESULT } from './tool-call.js';
 
 export interface WireText {
   type: 'text';
@@ -63,8 +64,8 @@ export interface AnthropicRequestBody {
   output_config?: AnthropicThinkingFields['output_config'];
 }
 
-/** The text of a tool_result for a call whose result never arrived. */
-export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
+/** The tool_result text for a call whose result never arrived: the same for both dialects (tool-call.ts). */
+export { INTERRUPTED_RESULT };
 
 /**
  * Builds the request body. Roles alternate: consecutive user content (tool results, then user

@@ -6,11 +6,11 @@ import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { toAnthropicRequest } from './anthropic-convert.js';
 import { afterConnectionRelease } from './connection-reuse.js';
-import { createHttpTransport } from './http-transport.js';
 import { captureInvalidFrame, classifyError, errorFromStreamEvent, INCOMPLETE_STREAM, InvalidFrameError, modelError } from './errors.js';
 import { cachedCost } from './cache.js';
 import type { AdapterConfig } from './models.js';
 import { pricedUsage } from './priced-usage.js';
+import { SdkAdapter } from './sdk-adapter.js';
 import { parseToolCall } from './tool-call.js';
 
 export { toAnthropicRequest } from './anthropic-convert.js';
@@ -38,57 +38,50 @@ async function loadMessagesClient(): Promise<{ default: AnthropicConstructor }> 
 }
 
 export function createAnthropicAdapter(cfg: AdapterConfig, deps: AnthropicAdapterDeps = {}): ModelAdapter {
-  let client: Promise<AnthropicClient> | undefined;
-  const transport = deps.fetch ? undefined : createHttpTransport();
-  const getClient = (): Promise<AnthropicClient> => {
-    client ??= (deps.loadSdk ?? loadMessagesClient)().then(
-      ({ default: SDK }) =>
-        new SDK({
-          // A key is always passed, so the SDK never falls back to env vars or credential files.
-          apiKey: cfg.apiKey ?? 'not-needed',
-          baseURL: cfg.baseUrl,
-          timeout: cfg.timeoutMs,
-          maxRetries: 0, // the loop's retry layer decides
-          logLevel: 'off',
-          fetch: deps.fetch ?? transport!.fetch,
-        }),
-    );
-    // A failed import or constructor is not cached: the next request tries again.
-    client.catch(() => (client = undefined));
-    return client;
-  };
-  return {
-    provider: cfg.provider,
-    model: cfg.model,
-    stream: (request) => streamMessages(cfg, getClient, request),
-    preconnect: () => transport?.preconnect(cfg.baseUrl),
-  };
+  return new AnthropicAdapter(cfg, deps);
 }
 
-async function* streamMessages(cfg: AdapterConfig, getClient: () => Promise<AnthropicClient>, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-  const signal = request.signal;
-  const acc = new Accumulator(cfg);
-  const invalid = captureInvalidFrame();
-  let thrown: { err: unknown } | undefined;
-  try {
-    const client = (await getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
-    await afterConnectionRelease();
-    const stream = await client.messages.create(toAnthropicRequest(request, cfg), { signal });
-    for await (const event of stream) {
-      const out = acc.handle(event as unknown as RawEvent);
-      if (out) yield out;
-      if (acc.failure) break; // leaving the loop makes the SDK cancel the request
-    }
-  } catch (err) {
-    thrown = { err };
+class AnthropicAdapter extends SdkAdapter<AnthropicClient, AnthropicAdapterDeps> {
+  protected async makeClient(): Promise<AnthropicClient> {
+    const { cfg } = this;
+    const { default: SDK } = await (this.deps.loadSdk ?? loadMessagesClient)();
+    return new SDK({
+      // A key is always passed, so the SDK never falls back to env vars or credential files.
+      apiKey: cfg.apiKey ?? 'not-needed',
+      baseURL: cfg.baseUrl,
+      timeout: cfg.timeoutMs,
+      maxRetries: 0, // the loop's retry layer decides
+      logLevel: 'off',
+      fetch: this.fetch,
+    });
   }
-  if (acc.failure) return yield acc.fail(acc.failure);
-  // Complete once the stop reason arrived: a cut before message_stop loses nothing.
-  if (acc.complete) return yield* acc.finish();
-  if (thrown) return yield acc.fail(toModelError(thrown.err, cfg, signal, invalid.frame()));
-  // The SDK ends the iteration quietly when the signal aborts mid-body.
-  if (signal?.aborted) return yield acc.fail(modelError('aborted', `${cfg.provider}: the request was aborted`));
-  yield acc.fail(INCOMPLETE_STREAM(cfg.provider));
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const { cfg } = this;
+    const signal = request.signal;
+    const acc = new Accumulator(cfg);
+    const invalid = captureInvalidFrame();
+    let thrown: { err: unknown } | undefined;
+    try {
+      const client = (await this.getClient()).withOptions({ logger: invalid.logger, logLevel: 'error' });
+      await afterConnectionRelease();
+      const stream = await client.messages.create(toAnthropicRequest(request, cfg), { signal });
+      for await (const event of stream) {
+        const out = acc.handle(event as unknown as RawEvent);
+        if (out) yield out;
+        if (acc.failure) break; // leaving the loop makes the SDK cancel the request
+      }
+    } catch (err) {
+      thrown = { err };
+    }
+    if (acc.failure) return yield acc.fail(acc.failure);
+    // Complete once the stop reason arrived: a cut before message_stop loses nothing.
+    if (acc.complete) return yield* acc.finish();
+    if (thrown) return yield acc.fail(toModelError(thrown.err, cfg, signal, invalid.frame()));
+    // The SDK ends the iteration quietly when the signal aborts mid-body.
+    if (signal?.aborted) return yield acc.fail(modelError('aborted', `${cfg.provider}: the request was aborted`));
+    yield acc.fail(INCOMPLETE_STREAM(cfg.provider));
+  }
 }
 
 /** The SDK throws an `error` event of the stream as an APIError with the event's body and no status. */

@@ -2,7 +2,7 @@
 // the SDK's error class (duck-typed, so the SDKs stay lazily loaded), the provider's error
 // code/type, system error codes; message text only as a last resort.
 import { redactSecrets } from '../core/redact.js';
-import type { ModelError, ModelErrorKind } from '../core/types.js';
+import { preview, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { withOverflowLimits } from './overflow-limits.js';
 
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'invalid_response']);
@@ -79,8 +79,7 @@ export function cleanErrorText(text: string, max = 300, secrets: readonly (strin
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1];
     t = (title ? title + ': ' : '') + t.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
   }
-  t = t.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+  return preview(t, max);
 }
 
 const NETWORK_CODES = new Set([

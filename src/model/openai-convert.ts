@@ -15,9 +15,8 @@ import { takesPromptCacheKey } from './cache.js';
 import { modelInfo, type AdapterConfig } from './models.js';
 import { pricedUsage } from './priced-usage.js';
 import { openaiReasoningEffort } from './thinking.js';
+import { INTERRUPTED_RESULT } from './tool-call.js';
 
-/** The text sent for a tool call that has no result in the history (e.g. the run was killed). */
-export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(

@@ -6,14 +6,15 @@ import { mark, markNext } from '../core/timings.js';
 import { emptyUsage, isPlainObject, type AssistantMessage, type ModelError, type StopReason, type ToolCall } from '../core/types.js';
 import type { ModelAdapter, ModelRequest, ModelStreamEvent } from './adapter.js';
 import { afterConnectionRelease } from './connection-reuse.js';
-import { createHttpTransport, type HttpTransport } from './http-transport.js';
 import { withNestedErrorBody } from './error-body.js';
 import { captureInvalidFrame, classifyError, INCOMPLETE_STREAM, InvalidFrameError } from './errors.js';
 import type { AdapterConfig } from './models.js';
 import { mapFinishReason, toOpenAIRequest, toUsage } from './openai-convert.js';
+import { SdkAdapter } from './sdk-adapter.js';
 import { parseToolCall } from './tool-call.js';
 
-export { toOpenAIRequest, toOpenAIMessages, INTERRUPTED_RESULT } from './openai-convert.js';
+export { toOpenAIRequest, toOpenAIMessages } from './openai-convert.js';
+export { INTERRUPTED_RESULT } from './tool-call.js';
 
 type OpenAIModule = typeof import('openai');
 type OpenAIClient = InstanceType<OpenAIModule['OpenAI']>;
@@ -29,48 +30,21 @@ export function createOpenAIAdapter(cfg: AdapterConfig, deps: OpenAIAdapterDeps 
   return new OpenAIAdapter(cfg, deps);
 }
 
-class OpenAIAdapter implements ModelAdapter {
-  readonly provider: string;
-  readonly model: string;
-  private client?: Promise<OpenAIClient>;
-  /** Our transport, unless the caller gave a fetch. */
-  private readonly transport?: HttpTransport;
-
-  constructor(
-    private readonly cfg: AdapterConfig,
-    private readonly deps: OpenAIAdapterDeps,
-  ) {
-    this.provider = cfg.provider;
-    this.model = cfg.model;
-    if (!deps.fetch) this.transport = createHttpTransport();
-  }
-
-  preconnect(): void {
-    this.transport?.preconnect(this.cfg.baseUrl);
-  }
-
-  private getClient(): Promise<OpenAIClient> {
-    if (this.client) return this.client;
-    const { cfg, deps } = this;
-    const client = (async () => {
-      const sdk = await (deps.loadSdk ?? (() => import('openai')))();
-      mark('sdk');
-      return new sdk.OpenAI({
-        apiKey: cfg.apiKey ?? 'not-needed',
-        baseURL: cfg.baseUrl,
-        maxRetries: 0, // the retry layer decides
-        logLevel: 'off',
-        timeout: cfg.timeoutMs,
-        // OPENAI_ORG_ID / OPENAI_PROJECT_ID belong to OpenAI; other servers must not get them.
-        ...(cfg.provider === 'openai' ? {} : { organization: null, project: null }),
-        fetch: withNestedErrorBody(deps.fetch ?? this.transport!.fetch),
-      });
-    })();
-    this.client = client;
-    client.catch(() => {
-      if (this.client === client) this.client = undefined; // a failed load is retried next time
+class OpenAIAdapter extends SdkAdapter<OpenAIClient, OpenAIAdapterDeps> {
+  protected async makeClient(): Promise<OpenAIClient> {
+    const { cfg } = this;
+    const sdk = await (this.deps.loadSdk ?? (() => import('openai')))();
+    mark('sdk');
+    return new sdk.OpenAI({
+      apiKey: cfg.apiKey ?? 'not-needed',
+      baseURL: cfg.baseUrl,
+      maxRetries: 0, // the retry layer decides
+      logLevel: 'off',
+      timeout: cfg.timeoutMs,
+      // OPENAI_ORG_ID / OPENAI_PROJECT_ID belong to OpenAI; other servers must not get them.
+      ...(cfg.provider === 'openai' ? {} : { organization: null, project: null }),
+      fetch: withNestedErrorBody(this.fetch),
     });
-    return client;
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {

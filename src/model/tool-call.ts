@@ -2,6 +2,9 @@
 // adapter (and the scripted model), so a bad call looks the same whoever produced it.
 import { isPlainObject, type ToolCall } from '../core/types.js';
 
+/** The text of the result sent for a tool call that has no result in the history (e.g. the run was killed). */
+export const INTERRUPTED_RESULT = 'No result: the call was interrupted.';
+
 /** The argumentsError of a call cut off by the output token limit before its JSON was complete. */
 export const CUT_OFF_ARGUMENTS = 'incomplete: the response was cut off by the output token limit';
 

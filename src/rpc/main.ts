@@ -24,6 +24,7 @@ ${AGENT_FLAGS_HELP.extensions}
 
 Options:
 ${AGENT_FLAGS_HELP.tools}
+  --verbose           log on stderr the session, each command's outcome, each run's end and internal errors' stacks
   -h, --help          show this help
 
 EOF on stdin ends mini-agent after the current run settles (exit 0); SIGTERM aborts it (143).`;
@@ -31,27 +32,27 @@ EOF on stdin ends mini-agent after the current run settles (exit 0); SIGTERM abo
 function parse(argv: string[]) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { ...AGENT_FLAGS, rpc: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { ...AGENT_FLAGS, rpc: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
   } catch (err) {
     throw new UsageError(cleanParseError((err as Error).message));
   }
   if (parsed.values.help) return 'help' as const;
   if (parsed.positionals.length > 0) throw new UsageError('--rpc takes no prompt: send {"type":"prompt","message":"..."} on stdin');
-  return agentFlagsFrom(parsed.values);
+  return { flags: agentFlagsFrom(parsed.values), verbose: parsed.values.verbose === true };
 }
 
 async function main(): Promise<number> {
-  let flags;
+  let parsed;
   try {
-    flags = parse(process.argv.slice(2));
+    parsed = parse(process.argv.slice(2));
   } catch (err) {
     return reportFailure(err, undefined, 'Run "mini-agent --rpc --help" for usage.');
   }
-  if (flags === 'help') {
+  if (parsed === 'help') {
     process.stdout.write(USAGE + '\n');
     return EXIT_RPC.ok;
   }
-  return runRpcProcess({ cwd: process.cwd(), env: process.env, ...flags });
+  return runRpcProcess({ cwd: process.cwd(), env: process.env, ...parsed.flags }, { verbose: parsed.verbose });
 }
 
 main().then(

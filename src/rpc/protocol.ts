@@ -3,6 +3,7 @@
 // as `--json`) go out interleaved with the responses. Written with TypeBox: the command
 // parameters and results below are the types the handlers use, docs/rpc.schema.json is generated
 // from them, and a test validates every line of real sessions against it.
+import { EXPORT_FORMATS } from '../app/export-formats.js';
 import { Type } from '../core/type-builders.js';
 import type { Static, TObject, TProperties, TSchema } from 'typebox';
 import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
@@ -153,7 +154,7 @@ export const COMMANDS = {
   },
   export: {
     doc: 'Write the session as Markdown, HTML or JSONL to a path (relative to the workspace).',
-    params: { format: lits('md', 'html', 'jsonl'), path: Type.String({ minLength: 1 }) },
+    params: { format: lits(...EXPORT_FORMATS), path: Type.String({ minLength: 1 }) },
     result: Type.Object({ path: Str, bytes: Int }),
   },
 } satisfies Record<string, { doc: string; params: Record<string, TSchema>; result: TSchema }>;

@@ -24,23 +24,28 @@ export interface RpcIo {
 /** The exit codes of RPC mode besides a failure's (reportFailure): EOF, and the signals. */
 export const EXIT_RPC = { ok: EXIT.completed, sigint: EXIT.sigint, sigterm: EXIT.sigterm } as const;
 
+/** What RPC mode logs on stderr besides warnings: with --verbose, its session, each command's outcome, each run's end and internal errors' stacks. */
+export interface RpcModeOptions {
+  verbose?: boolean;
+}
+
 /**
  * The process version of RPC mode: takes over stdout for the protocol (every other stdout write
  * goes to stderr), handles SIGTERM/SIGINT, and resolves with the exit code once stdout is flushed.
  */
-export async function runRpcProcess(options: CreateAgentOptions): Promise<number> {
+export async function runRpcProcess(options: CreateAgentOptions, mode: RpcModeOptions = {}): Promise<number> {
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout) as (line: string, done?: () => void) => boolean;
   const toStderr = process.stderr.write.bind(process.stderr);
   stdout.write = ((chunk: unknown, ...rest: unknown[]) => (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
   stdout.on('error', () => undefined); // the client went away: the run still settles and the session stays valid
-  const code = await runRpcMode(options, { input: process.stdin, write: (line) => void protocolWrite(line), log: (text) => void toStderr(text + '\n') });
+  const code = await runRpcMode(options, { input: process.stdin, write: (line) => void protocolWrite(line), log: (text) => void toStderr(text + '\n') }, mode);
   await new Promise<void>((resolve) => void protocolWrite('', () => resolve()));
   return code;
 }
 
 /** Runs the protocol over `io` until the input ends or a signal arrives; resolves with the exit code. */
-export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promise<number> {
+export async function runRpcMode(options: CreateAgentOptions, io: RpcIo, mode: RpcModeOptions = {}): Promise<number> {
   let agent: Agent;
   const rpc: RpcContext = { permissions: new PermissionBroker() };
   try {
@@ -52,16 +57,24 @@ export async function runRpcMode(options: CreateAgentOptions, io: RpcIo): Promis
   for (const note of agent.notes) io.log(`mini-agent: ${note}`);
   for (const w of agent.session.warnings) io.log(`warning: ${w}`);
   agent.subscribe((event) => io.write(encodeLine(event)));
-  return serve(agent, io, rpc);
+  const verboseLog = mode.verbose ? (text: string) => io.log(`mini-agent: ${text}`) : undefined;
+  if (verboseLog) {
+    const s = agent.session;
+    verboseLog(s.file ? `session ${s.id} (${s.file})` : `session ${s.id} (in memory)`);
+    agent.subscribe((e) => {
+      if (e.type === 'run_settled') verboseLog(`run ${e.stopReason} after ${e.turns} turns, ${e.toolCalls} tool calls`);
+    });
+  }
+  return serve(agent, io, rpc, verboseLog);
 }
 
-function serve(agent: Agent, io: RpcIo, rpc: RpcContext): Promise<number> {
+function serve(agent: Agent, io: RpcIo, rpc: RpcContext, verboseLog?: (text: string) => void): Promise<number> {
   return new Promise<number>((resolve) => {
     const splitter = new LineSplitter();
     let chain: Promise<void> = Promise.resolve(); // commands are handled one after another, in order
     let finishing = false;
     const handleAll = (frames: Frame[]) => {
-      for (const frame of frames) chain = chain.then(() => handle(agent, frame, io, rpc));
+      for (const frame of frames) chain = chain.then(() => handle(agent, frame, io, rpc, verboseLog));
     };
     const onData = (chunk: Buffer | string) => handleAll(splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     const onEnd = () => {
@@ -93,12 +106,15 @@ function serve(agent: Agent, io: RpcIo, rpc: RpcContext): Promise<number> {
   });
 }
 
-/** One line in, exactly one response out. Never throws. */
-async function handle(agent: Agent, frame: Frame, io: RpcIo, rpc: RpcContext): Promise<void> {
+/** One line in, exactly one response out (and, with --verbose, one stderr line saying how it went). Never throws. */
+async function handle(agent: Agent, frame: Frame, io: RpcIo, rpc: RpcContext, verboseLog?: (text: string) => void): Promise<void> {
   let id: string | null = null;
   let command: string | null = null;
-  const fail = (kind: RpcErrorKind, message: string) =>
+  const outcome = (text: string) => verboseLog?.(`command ${command ?? '(none)'}${id === null ? '' : ` (id ${JSON.stringify(id)})`}: ${text}`);
+  const fail = (kind: RpcErrorKind, message: string) => {
     io.write(encodeLine({ type: 'response', id, command, ok: false, error: { kind, message } }));
+    outcome(`${kind}: ${message}`);
+  };
   if ('tooLong' in frame) return fail('parse_error', `the line is ${frame.tooLong} bytes, over the limit; it was skipped`);
   if (frame.line.trim() === '') return; // blank lines between commands are allowed
   let value: unknown;
@@ -124,8 +140,10 @@ async function handle(agent: Agent, frame: Frame, io: RpcIo, rpc: RpcContext): P
     const pending = (HANDLERS[type] as (agent: Agent, params: unknown, rpc: RpcContext) => unknown)(agent, value, rpc);
     const result = pending instanceof Promise ? await pending : pending;
     io.write(encodeLine({ type: 'response', id, command, ok: true, result }));
+    outcome('ok');
   } catch (err) {
     const kind = errorKindOf(err);
     fail(kind, kind === 'internal' ? `internal error: ${(err as Error)?.message ?? String(err)}` : (err as Error).message);
+    if (kind === 'internal' && err instanceof Error && err.stack) verboseLog?.(err.stack);
   }
 }

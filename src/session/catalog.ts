@@ -3,8 +3,9 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stats } from '../core/events.js';
+import { readAt } from '../core/read-at.js';
 import { isContentEntry, type RunEntry, type SessionEntry, type SessionHeader } from './entries.js';
-import { readAt, readHeaderAt } from './session-file.js';
+import { readHeaderAt } from './session-file.js';
 import { sessionStats, snapshotOf } from './stats.js';
 import { SessionStore } from './store.js';
 

@@ -161,7 +161,8 @@ export interface SerializeLimits {
 
 export const DEFAULT_SERIALIZE_LIMITS: SerializeLimits = { toolResultChars: 2_000, thinkingChars: 2_000, messageChars: 12_000 };
 
-function cut(text: string, max: number): string {
+/** Text cut to `max` characters for the summarizer, with a note of how much was cut. */
+function cutForSummary(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters cut for the summary]`;
 }
 
@@ -175,21 +176,21 @@ function cutKeepingEnd(text: string, max: number): string {
 
 /** One block of text per entry, as the summarizer reads it. */
 export function serializeEntry(e: ContentEntry | BranchSummaryEntry, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
-  if (e.type === 'compaction') return `[earlier summary]\n${cut(e.summary, limits.messageChars)}`;
-  if (e.type === 'branch_summary') return `[summary of a branch that was left]\n${cut(e.summary, limits.messageChars)}`;
+  if (e.type === 'compaction') return `[earlier summary]\n${cutForSummary(e.summary, limits.messageChars)}`;
+  if (e.type === 'branch_summary') return `[summary of a branch that was left]\n${cutForSummary(e.summary, limits.messageChars)}`;
   return serializeMessage(e.message, limits);
 }
 
 export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
-  if (m.role === 'user') return `[user]\n${cut(textWithImages(m.content), limits.messageChars)}`;
+  if (m.role === 'user') return `[user]\n${cutForSummary(textWithImages(m.content), limits.messageChars)}`;
   if (m.role === 'toolResult') return `[tool result: ${m.toolName}${m.isError ? ', failed' : ''}]\n${cutKeepingEnd(textWithImages(m.content), limits.toolResultChars)}`;
   const parts: string[] = [];
   for (const c of m.content) {
-    if (c.type === 'text') parts.push(`[assistant]\n${cut(c.text, limits.messageChars)}`);
-    else if (c.type === 'thinking') parts.push(`[assistant thinking]\n${cut(c.thinking, limits.thinkingChars)}`);
-    else parts.push(`[assistant calls ${c.name}] ${cut(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
+    if (c.type === 'text') parts.push(`[assistant]\n${cutForSummary(c.text, limits.messageChars)}`);
+    else if (c.type === 'thinking') parts.push(`[assistant thinking]\n${cutForSummary(c.thinking, limits.thinkingChars)}`);
+    else parts.push(`[assistant calls ${c.name}] ${cutForSummary(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
   }
-  if (m.errorMessage) parts.push(`[the response failed: ${cut(m.errorMessage, 500)}]`);
+  if (m.errorMessage) parts.push(`[the response failed: ${cutForSummary(m.errorMessage, 500)}]`);
   return parts.join('\n') || '[assistant: empty response]';
 }
 
@@ -198,7 +199,7 @@ export function fitToTokens(text: string, budgetTokens: number): string {
   let fitted = text;
   for (let estimate = estimateTextTokens(fitted); estimate > budgetTokens; estimate = estimateTextTokens(fitted)) {
     const keep = Math.max(0, Math.floor((fitted.length * budgetTokens) / estimate * 0.9) - 80);
-    fitted = cut(text, keep);
+    fitted = cutForSummary(text, keep);
     if (keep === 0) break;
   }
   return fitted;

@@ -1,16 +1,11 @@
 // Reading and appending session files. Parsing is pure (text in, entries and
 // warnings out); the append sink is the only place that writes.
-import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
-import { KindedError } from '../core/types.js';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { readAt } from '../core/read-at.js';
 import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+import { SessionFileError } from './session-file-error.js';
 
-/** A session file that must not be used: bad header, newer version. The file is left untouched. */
-export class SessionFileError extends KindedError {
-  override name = 'SessionFileError';
-  constructor(message: string) {
-    super('session_file', message);
-  }
-}
+export { SessionFileError };
 
 export interface ParsedSession {
   header: SessionHeader;
@@ -155,18 +150,6 @@ export class FileSink implements EntrySink {
       this.fd = undefined;
     }
   }
-}
-
-/** Reads up to `length` bytes at `position` (fewer at the end of the file). */
-export function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
-  let off = 0;
-  while (off < length) {
-    const n = readSync(fd, buf, off, length - off, position + off);
-    if (n === 0) break;
-    off += n;
-  }
-  return buf.subarray(0, off);
 }
 
 /** The header line of an open file, parsed; undefined when it is not a JSON object. */

@@ -14,7 +14,7 @@ import { changedFiles, gitSnapshot } from './git-changes.js';
 import { COUNT_LINES_MAX_BYTES, OutputFile, type CapturedFile, type CapturedTail } from './output-capture.js';
 import { cleanTail, type TailView } from './output-text.js';
 import { watchTail } from './live-tail.js';
-import { findShell, LiveGroups, runInGroup, type RunOutcome } from './process-group.js';
+import { findShell, LiveGroups, runInGroup, type GroupRunOutcome } from './process-group.js';
 import { bwrapArgs, sandboxCause, sandboxNote, type Bind, type SandboxMode, type SandboxStatus } from './sandbox.js';
 import { ToolError, type ToolDefinition, type ToolDescriber } from './tool.js';
 import { argumentSubject, nonEmpty, oneLine } from './tool-describe.js';
@@ -206,7 +206,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args,
       const before = opts.trackGitChanges ? await gitSnapshot(ctx.cwd) : undefined;
       const stopWatching = ctx.onOutput ? watchTail(file, ctx.onOutput) : undefined;
       try {
-        let outcome: RunOutcome;
+        let outcome: GroupRunOutcome;
         try {
           outcome = await runInGroup({
             shell,
@@ -275,7 +275,7 @@ interface ReportContext {
 }
 
 /** The result: a notice if something is not shown, the cleaned tail, then the exit status and notes. */
-function report(output: OutputFile, run: RunOutcome, c: ReportContext) {
+function report(output: OutputFile, run: GroupRunOutcome, c: ReportContext) {
   const captured = output.tail(c.tailBytes);
   const view = cleanTail(captured.tail, c.limits);
   const linesHidden = captured.totalLines === undefined || captured.totalLines > view.shownRawLines; // not counted: only when not complete
@@ -330,7 +330,7 @@ function whereFull(file: CapturedFile, maxFileBytes: number): string {
   return `Full output${part}: ${file.path} (read it with bash: grep -n, sed -n 'A,Bp', tail).`;
 }
 
-function status(run: RunOutcome, c: ReportContext): string {
+function status(run: GroupRunOutcome, c: ReportContext): string {
   if (run.timedOut) return `[Timed out after ${c.timeoutSeconds} s: the command and the processes it started were stopped (SIGTERM, then SIGKILL).]`;
   if (run.aborted) return '[Aborted: the command and the processes it started were stopped.]';
   if (run.overLimit) {

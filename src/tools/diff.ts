@@ -7,7 +7,7 @@
 import { diffArrays } from 'diff';
 
 /** Replace [start, end) of the original text with `text`. Sorted, not overlapping. */
-export interface Span {
+export interface Splice {
   start: number;
   end: number;
   text: string;
@@ -75,15 +75,15 @@ export function changedRuns(before: readonly string[], after: readonly string[])
   return runs;
 }
 
-export function spanDiff(original: string, spans: readonly Span[], limits: DiffLimits = DIFF_LIMITS): SpanDiff {
+export function spanDiff(original: string, spans: readonly Splice[], limits: DiffLimits = DIFF_LIMITS): SpanDiff {
   const lines = new Lines(original);
   const changes = lineChanges(lines, spans);
   const added = changes.reduce((n, c) => n + c.added.length, 0);
   const removed = changes.reduce((n, c) => n + c.removed.length, 0);
   if (changes.length === 0) return { text: '', added, removed, firstChangedLine: 0, truncated: false };
-  const out = new CappedLines(limits);
+  const out = new CappedDiff(limits);
   const width = String(lines.count + added).length;
-  const row = (mark: string, n: number, text: string) => `${mark}${String(n).padStart(width)}│${cut(text, limits.maxLineChars)}`;
+  const row = (mark: string, n: number, text: string) => `${mark}${String(n).padStart(width)}│${cutLongLine(text, limits.maxLineChars)}`;
   let delta = 0; // new line number minus old line number, before the change being written
   const firstChangedLine = changes[0].oldFrom + 1; // nothing changed before it, so old and new numbers agree
   for (let h = 0; h < changes.length; ) {
@@ -116,7 +116,8 @@ function header(oldFrom: number, oldCount: number, newFrom: number, newCount: nu
   return `@@ -${side(oldFrom, oldCount)} +${side(newFrom, newCount)} @@`;
 }
 
-function cut(text: string, max: number): string {
+/** A diff line cut to `max` characters, with its full length. */
+function cutLongLine(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
 }
 
@@ -155,8 +156,8 @@ class Lines {
 }
 
 /** The changed lines: spans grouped into blocks of whole lines, trimmed of the lines both sides share, the rest matched line by line. */
-function lineChanges(lines: Lines, spans: readonly Span[]): Change[] {
-  const blocks: { first: number; last: number; spans: Span[] }[] = [];
+function lineChanges(lines: Lines, spans: readonly Splice[]): Change[] {
+  const blocks: { first: number; last: number; spans: Splice[] }[] = [];
   const newText = (b: (typeof blocks)[number]) => {
     let s = '';
     let pos = lines.starts[b.first];
@@ -199,7 +200,7 @@ function splitLines(s: string): string[] {
 }
 
 /** Collects lines up to the limits; past them, only counts. */
-class CappedLines {
+class CappedDiff {
   private readonly kept: string[] = [];
   private bytes = 0;
   private total = 0;

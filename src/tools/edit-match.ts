@@ -3,6 +3,7 @@
 // differences, then quote/dash/space styles, then both), and every match is mapped back to a span
 // of the original text, so that a replacement changes that span and no byte outside it. Also the
 // hints for an oldText found nowhere: the closest region of the file, and line-number prefixes.
+import type { Splice } from './diff.js';
 
 export interface Edit {
   oldText: string;
@@ -12,11 +13,8 @@ export interface Edit {
 /** How a tolerant match differed from the file: whitespace, quote/dash/space style, or both. */
 export type Tolerance = 'whitespace' | 'unicode' | 'whitespace+unicode';
 
-/** Replace [start, end) of the original text (UTF-16 offsets) with `text`; `edit` is the edit's index (0-based). */
-export interface Replacement {
-  start: number;
-  end: number;
-  text: string;
+/** A splice of the original text (UTF-16 offsets) made by an edit; `edit` is the edit's index (0-based). */
+export interface Replacement extends Splice {
   edit: number;
 }
 

@@ -3,9 +3,9 @@
 // set aside, and the rest is matched line by line by jsdiff (diff.ts's changedRuns: the `diff`
 // package's Myers diff over the lines), within a budget of edits (MAX_EDIT_LINES); past it, or
 // with no line in common, the middle is one change. Pure.
-import { changedRuns, type Span } from './diff.js';
+import { changedRuns, type Splice } from './diff.js';
 
-export function lineSpans(before: string, after: string): Span[] {
+export function lineSpans(before: string, after: string): Splice[] {
   const a = splitLines(before);
   const b = splitLines(after);
   let head = 0;
@@ -14,7 +14,7 @@ export function lineSpans(before: string, after: string): Span[] {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const offsets = [0];
   for (const l of a) offsets.push(offsets[offsets.length - 1] + l.length);
-  const span = (i: number, j: number, text: string): Span => ({ start: offsets[i], end: offsets[j], text });
+  const span = (i: number, j: number, text: string): Splice => ({ start: offsets[i], end: offsets[j], text });
   const oldMiddle = a.slice(head, a.length - tail);
   const newMiddle = b.slice(head, b.length - tail);
   // Each run of removals and additions is one span: the old lines it covers, the new text.

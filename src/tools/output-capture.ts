@@ -9,6 +9,7 @@
 // written before; O_APPEND at least keeps later writes at the end, without a hole of NUL bytes.
 import { chmodSync, closeSync, existsSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readAt } from '../core/read-at.js';
 import { charStart, firstLineStart } from './output-text.js';
 
 export interface CapturedTail {
@@ -150,18 +151,6 @@ function countFileNewlines(fd: number, size: number): number {
     at += got;
   }
   return n;
-}
-
-/** `length` bytes of the file from `position` (fewer if it ends first). */
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
 }
 
 /**

@@ -150,7 +150,8 @@ export interface RunOptions {
   groups: LiveGroups;
 }
 
-export interface RunOutcome {
+/** How a command run in its own process group ended. */
+export interface GroupRunOutcome {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
@@ -190,7 +191,7 @@ async function start(o: RunOptions): Promise<{ pid: number; exited: Promise<Exit
 }
 
 /** Runs the command to its end (exit, timeout, abort or limit), then stops what is left of its group. */
-export async function runInGroup(o: RunOptions): Promise<RunOutcome> {
+export async function runInGroup(o: RunOptions): Promise<GroupRunOutcome> {
   const started = performance.now();
   const child = await start(o);
   const pgid = child.pid;

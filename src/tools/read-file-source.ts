@@ -2,28 +2,28 @@
 // read-file-tail.ts), or the text an editor client holds (ACP's fs/read_text_file), which arrives
 // whole and is held in memory as its UTF-8 bytes. read_file works on a ByteSource only, so both
 // give the same windows, notices and byte ranges: the model cannot tell a buffer from a file.
-import { countNewlines, findLineFromEnd, readAt, scanLines, type Line, type TextFile } from './read-file-tail.js';
+import { findLineFromEnd, newlinesBetween, readInto, scanLines, type Line, type TextFile } from './read-file-tail.js';
 import { ToolError } from './tool.js';
 
 /** The byte-level operations read_file needs; positions are the text's own bytes (see TextFile). */
 export interface ByteSource {
   /** Fills `buf` from position `pos` (less only at the end); returns the bytes copied. */
-  readAt(buf: Buffer, pos: number): number;
+  readInto(buf: Buffer, pos: number): number;
   /** The lines from byte `from` (a line start); see scanLines. */
   scanLines(from: number, hold: number, signal: AbortSignal): Generator<Line>;
   /** Where line `-count` starts, and how many lines there are from there; see findLineFromEnd. */
   findLineFromEnd(count: number, signal: AbortSignal): { start: number; lines: number };
   /** The newlines in bytes [from, to). */
-  countNewlines(from: number, to: number, signal: AbortSignal): number;
+  newlinesBetween(from: number, to: number, signal: AbortSignal): number;
 }
 
 /** An open file on disk: every operation reads just the bytes it needs, through `file.fd`. */
 export function diskSource(file: TextFile): ByteSource {
   return {
-    readAt: (buf, pos) => readAt(file.fd, buf, pos),
+    readInto: (buf, pos) => readInto(file.fd, buf, pos),
     scanLines: (from, hold, signal) => scanLines(file, from, hold, signal),
     findLineFromEnd: (count, signal) => findLineFromEnd(file, count, signal),
-    countNewlines: (from, to, signal) => countNewlines(file, from, to, signal),
+    newlinesBetween: (from, to, signal) => newlinesBetween(file, from, to, signal),
   };
 }
 
@@ -39,7 +39,7 @@ const NL = 0x0a;
 export function memorySource(bytes: Buffer, bom: number): ByteSource {
   const size = bytes.length;
   return {
-    readAt(buf, pos) {
+    readInto(buf, pos) {
       return pos >= size ? 0 : bytes.copy(buf, 0, pos, Math.min(size, pos + buf.length));
     },
     *scanLines(from, _hold, signal) {
@@ -63,7 +63,7 @@ export function memorySource(bytes: Buffer, bom: number): ByteSource {
       }
       return { start: bom, lines: found + 1 };
     },
-    countNewlines(from, to, signal) {
+    newlinesBetween(from, to, signal) {
       if (signal.aborted) throw new ToolError('aborted');
       let count = 0;
       for (let i = bytes.indexOf(NL, from); i >= 0 && i < to; i = bytes.indexOf(NL, i + 1)) count++;

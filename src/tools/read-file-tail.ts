@@ -37,7 +37,8 @@ function chunkFor(bytes: number): Buffer {
   return Buffer.allocUnsafe(Math.min(CHUNK, even));
 }
 
-export function readAt(fd: number, buf: Buffer, pos: number): number {
+/** Fills `buf` from file position `pos` (less only where the file ends); returns the bytes read. */
+export function readInto(fd: number, buf: Buffer, pos: number): number {
   let got = 0;
   while (got < buf.length) {
     const n = readSync(fd, buf, got, buf.length - got, pos + got);
@@ -97,7 +98,7 @@ export function* scanLines(file: TextFile, from: number, hold: number, signal: A
       yield { start: lineStart, bytes: null };
     }
     const keepFrom = kept ? lineStart : searchFrom;
-    const n = readAt(file.fd, chunk, pos);
+    const n = readInto(file.fd, chunk, pos);
     if (n === 0) break; // the file shrank while being read
     data = Buffer.concat([data.subarray(keepFrom - base), chunk.subarray(0, n)]);
     base = keepFrom;
@@ -118,7 +119,7 @@ export function findLineFromEnd(file: TextFile, count: number, signal: AbortSign
   let pos = file.size; // bytes from `pos` on have been searched
   const last = file.size - nl.length;
   if (last >= file.bom && isNewlineAt(file, last)) {
-    const got = readAt(file.fd, chunk.subarray(0, nl.length), last);
+    const got = readInto(file.fd, chunk.subarray(0, nl.length), last);
     if (got === nl.length && chunk.subarray(0, nl.length).equals(nl)) pos = last;
   }
   let found = 0;
@@ -127,7 +128,7 @@ export function findLineFromEnd(file: TextFile, count: number, signal: AbortSign
     let lo = Math.max(file.bom, pos - CHUNK);
     if (!isNewlineAt(file, lo)) lo++; // chunks start on a code unit, so none is split between two
     const data = chunk.subarray(0, pos - lo);
-    if (readAt(file.fd, data, lo) < data.length) throw new ToolError(`${file.shown} shrank while being read; read it again`);
+    if (readInto(file.fd, data, lo) < data.length) throw new ToolError(`${file.shown} shrank while being read; read it again`);
     for (let i = data.length; i > 0; ) {
       i = data.lastIndexOf(nl, i - 1);
       if (i < 0) break;
@@ -140,13 +141,13 @@ export function findLineFromEnd(file: TextFile, count: number, signal: AbortSign
 }
 
 /** The newlines in bytes [from, to) of the file, `from` being a line start; for numbering the lines before `to`. */
-export function countNewlines(file: TextFile, from: number, to: number, signal: AbortSignal): number {
+export function newlinesBetween(file: TextFile, from: number, to: number, signal: AbortSignal): number {
   const nl = NEWLINE[file.encoding];
   const chunk = chunkFor(to - from);
   let count = 0;
   for (let pos = from; pos < to; ) {
     if (signal.aborted) throw new ToolError('aborted');
-    const data = chunk.subarray(0, readAt(file.fd, chunk.subarray(0, Math.min(CHUNK, to - pos)), pos));
+    const data = chunk.subarray(0, readInto(file.fd, chunk.subarray(0, Math.min(CHUNK, to - pos)), pos));
     if (data.length === 0) break; // the file shrank while being read
     for (let i = data.indexOf(nl); i >= 0; i = data.indexOf(nl, i + 1)) if (isNewlineAt(file, pos + i)) count++;
     pos += data.length;

@@ -16,7 +16,7 @@ import { sniffImage } from '../core/image.js';
 import { clientRead } from './file-io.js';
 import { readImageFile } from './read-image.js';
 import { diskSource, memorySource, type ByteSource } from './read-file-source.js';
-import { readAt, type Encoding, type Line, type TextFile } from './read-file-tail.js';
+import { readInto, type Encoding, type Line, type TextFile } from './read-file-tail.js';
 import { ToolError, type ToolDefinition, type ToolDescriber, type ToolOutput } from './tool.js';
 import { argumentSubject, nonEmpty, pathTouched } from './tool-describe.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
@@ -105,7 +105,7 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
         const stat = fstatSync(fd);
         if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (${stat.isDirectory() ? 'a directory' : 'a special file'})`);
         const head = Buffer.alloc(Math.min(SNIFF, stat.size));
-        readAt(fd, head, 0);
+        readInto(fd, head, 0);
         const image = sniffImage(head);
         if (image) return readImageFile(real, shown, stat.size, image, ctx);
         const text = describeText(shown, stat.size, head);
@@ -122,7 +122,7 @@ function imageOnDisk(real: string) {
   const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const head = Buffer.alloc(16);
-    return sniffImage(head.subarray(0, readAt(fd, head, 0)));
+    return sniffImage(head.subarray(0, readInto(fd, head, 0)));
   } finally {
     closeSync(fd);
   }
@@ -187,7 +187,7 @@ function tailFrom(file: Text, offset: number, hold: number, signal: AbortSignal)
   const tail = file.src.findLineFromEnd(-offset, signal);
   const lines = file.src.scanLines(tail.start, hold, signal);
   if (tail.start > file.bom && file.size > COUNT_LINES_MAX) return { lines, first: offset, fromEnd: true, before: 0 };
-  const before = tail.start > file.bom ? file.src.countNewlines(file.bom, tail.start, signal) : 0;
+  const before = tail.start > file.bom ? file.src.newlinesBetween(file.bom, tail.start, signal) : 0;
   const total = before + tail.lines;
   const note =
     tail.lines < -offset
@@ -351,7 +351,7 @@ function sizeOf(file: Text, totalLines: number | undefined): string {
 function byteRange(file: Text, byteOffset: number, length: number, maxText: number) {
   const from = Math.max(0, byteOffset - 4); // context to find the boundaries around the range
   const raw = Buffer.alloc(Math.min(file.size, Math.max(byteOffset, file.bom) + length + 16) - from);
-  file.src.readAt(raw, from);
+  file.src.readInto(raw, from);
   const boundary = (i: number) => isBoundary(file, raw, from, i);
   let start = Math.max(byteOffset, file.bom);
   while (start < file.size && !boundary(start)) start++;
