@@ -1,9 +1,11 @@
 // Bundles the entries (print mode, RPC mode, the library) into dist/ with code splitting, so
 // that dynamic imports (the agent, TypeBox, the provider SDKs) load only when used and
 // `--version` touches one small file; then type-checks and emits declarations (dist/types).
+// With --bundle-only (the test suite's global setup, test/support/global-setup.ts): the bundles
+// only, in seconds; the declarations of the previous build, if any, are carried over.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -32,16 +34,23 @@ await build({
 });
 
 // Type declarations for SDK users (dist/types), emitted by the compiler that also type-checks.
-const tsPackage = createRequire(import.meta.url).resolve('typescript/package.json');
-const tsc = join(dirname(tsPackage), JSON.parse(readFileSync(tsPackage, 'utf8')).bin.tsc);
-try {
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', 'false', '--declaration', '--emitDeclarationOnly', '--rootDir', 'src', '--outDir', 'dist.next/types'], { stdio: 'inherit' });
-} catch {
-  rmSync(next, { recursive: true, force: true });
-  process.exit(1);
-}
+if (process.argv.includes('--bundle-only')) {
+  const types = new URL('../dist/types', import.meta.url);
+  if (existsSync(types)) cpSync(types, new URL('../dist.next/types', import.meta.url), { recursive: true });
+} else emitDeclarations();
 
 rmSync(old, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });
+
+function emitDeclarations() {
+  const tsPackage = createRequire(import.meta.url).resolve('typescript/package.json');
+  const tsc = join(dirname(tsPackage), JSON.parse(readFileSync(tsPackage, 'utf8')).bin.tsc);
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', 'false', '--declaration', '--emitDeclarationOnly', '--rootDir', 'src', '--outDir', 'dist.next/types'], { stdio: 'inherit' });
+  } catch {
+    rmSync(next, { recursive: true, force: true });
+    process.exit(1);
+  }
+}
