@@ -5,9 +5,10 @@
 // only, in seconds; the declarations of the previous build, if any, are carried over.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { BUILD_INPUTS, INPUTS_STAMP, inputsHash } from './inputs-hash.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -16,6 +17,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const next = new URL('../dist.next', import.meta.url);
 const dist = new URL('../dist', import.meta.url);
 const old = new URL('../dist.old', import.meta.url);
+// What this build is made from, hashed before anything is read (an edit during the build is seen next time).
+const inputs = inputsHash(BUILD_INPUTS);
 rmSync(next, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts', rpc: 'src/rpc/main.ts', 'rpc-mode': 'src/rpc/rpc-mode.ts', interactive: 'src/interactive/main.ts', acp: 'src/acp/main.ts', index: 'src/index.ts' },
@@ -38,6 +41,7 @@ if (process.argv.includes('--bundle-only')) {
   const types = new URL('../dist/types', import.meta.url);
   if (existsSync(types)) cpSync(types, new URL('../dist.next/types', import.meta.url), { recursive: true });
 } else emitDeclarations();
+writeFileSync(new URL(`../dist.next/${INPUTS_STAMP}`, import.meta.url), inputs);
 
 rmSync(old, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, old);

@@ -1,14 +1,13 @@
 // Keeps a build output fresh for the tests that run it: 30-odd test files spawn bin/mini-agent,
 // which runs dist/, not src/. The inputs (files, or folders read recursively) are hashed by
-// content; the hash of the inputs dist/ was last built from is kept in dist/ itself, so a build
-// that replaces dist/ (npm run build) drops it, and any change to an input (an edit, a checkout,
-// a new dependency in the lock file) is seen whatever the files' times say.
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+// content (scripts/inputs-hash.mjs, which the build uses too); the hash of the inputs distDir was
+// last built from is kept in distDir itself, so any change to an input (an edit, a checkout, a
+// new dependency in the lock file) is seen whatever the files' times say.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inputsHash, INPUTS_STAMP } from '../../scripts/inputs-hash.mjs';
 
-/** The file in the build output that names the inputs it was built from. */
-export const INPUTS_STAMP = '.inputs-sha256';
+export { inputsHash, INPUTS_STAMP };
 
 export interface FreshBuildOptions {
   /** Files and folders the build reads (folders recursively). */
@@ -17,27 +16,6 @@ export interface FreshBuildOptions {
   distDir: string;
   /** Builds distDir from the inputs. */
   build: () => void | Promise<void>;
-}
-
-/** A hash of the inputs' paths and contents (a folder's files in sorted order). */
-export function inputsHash(inputs: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const input of inputs) {
-    for (const file of filesOf(input)) {
-      hash.update(`${join(basename(input), relative(input, file))}\0`);
-      hash.update(readFileSync(file));
-      hash.update('\0');
-    }
-  }
-  return hash.digest('hex');
-}
-
-function filesOf(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .map((d) => d.name)
-    .sort()
-    .flatMap((name) => filesOf(join(path, name)));
 }
 
 /**

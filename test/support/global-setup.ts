@@ -1,19 +1,20 @@
 // vitest's global setup (vitest.config.ts): runs once, in the main process, before any test file
 // and before any worker starts. Tests that spawn bin/mini-agent run dist/; this rebuilds it with
-// esbuild (seconds) when src/ changed since it was built, so no test runs a stale build. A
+// esbuild (seconds) when src/ changed since it was built, so no test runs a stale build (a full
+// build records its inputs too: after `npm run build` or `npm ci` nothing is rebuilt). A
 // checkout with no declarations yet (dist/types, which examples.test.ts type-checks against)
 // gets the full build, tsc included.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_INPUTS } from '../../scripts/inputs-hash.mjs';
 import { ensureFreshBuild } from './fresh-build.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const at = (path: string) => join(ROOT, path);
 
-/** What dist/ is built from: the sources, the version (package.json), the dependencies, the build. */
-export const BUILD_INPUTS = [at('src'), at('package.json'), at('package-lock.json'), at('scripts/build.mjs')];
+export { BUILD_INPUTS };
 export const DIST = at('dist');
 
 export function buildDist(): void {
