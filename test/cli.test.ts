@@ -1,5 +1,6 @@
 // The CLI as a user meets it: a real process (bin/mini-agent → dist/), exit codes,
-// stdout/stderr discipline, session files and traces. Run `npm run build` first.
+// stdout/stderr discipline, session files and traces. dist/ is rebuilt first when src/ changed
+// (vitest's global setup, test/support/global-setup.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textOf } from '../src/core/types.js';

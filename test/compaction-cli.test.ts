@@ -14,17 +14,17 @@ import { SessionStore } from '../src/session/store.js';
 import { summaryTurn } from './support/compaction.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { RpcClient } from './support/rpc-client.js';
+import { agentRun } from './support/sessions.js';
 
 /** A scripted summary with every section a summary can be asked for (of a conversation, or of the current task). */
 const big = (label: string) => `${label} ${'lorem ipsum dolor sit amet '.repeat(120)}`;
 
-/** A session file with `n` user/assistant exchanges, written by real runs. */
+/** A session file with `n` user/assistant exchanges, written by real runs (in process: createAgent, what the CLI's print mode runs). */
 async function sessionWith(n: number, cwd: string, home: string): Promise<string> {
   const file = join(cwd, 's.jsonl');
   for (let i = 0; i < n; i++) {
-    const script = writeScript(cwd, [{ text: big(`answer ${i}`) }], `turn${i}.json`);
-    const r = await runCli(['--session', file, '--script', script, big(`question ${i} FACT: keep ${i}`)], { cwd, home });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await agentRun([{ text: big(`answer ${i}`) }], big(`question ${i} FACT: keep ${i}`), { cwd, home, session: { file } });
+    expect(r.result.stopReason, JSON.stringify(r.result.error)).toBe('completed');
   }
   return file;
 }

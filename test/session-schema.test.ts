@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
 import { SessionEntrySchema, SessionHeaderSchema, sessionJsonSchema } from '../src/session/entry-schema.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import type { ScriptTurn } from '../src/model/script.js';
+import { tempDir } from './support/helpers.js';
+import { agentLabel, agentName, agentOpen, agentRun } from './support/sessions.js';
 
 const FILE = fileURLToPath(new URL('../docs/session.schema.json', import.meta.url));
 
@@ -31,23 +33,21 @@ describe('docs/session.schema.json', () => {
     const home = tempDir();
     writeFileSync(join(cwd, 'a.md'), 'alpha\n');
     const session = join(cwd, 's.jsonl');
-    const s1 = writeScript(cwd, [
+    // The runs and commands in process (createAgent, what the CLI runs; the CLI's own tests run it as a process).
+    const o = { cwd, home, session: { file: session } };
+    const s1: ScriptTurn[] = [
       { thinking: 'hmm', text: 'reading', toolCalls: [{ name: 'read_file', arguments: { path: 'a.md' } }, { name: 'nope', arguments: {} }] },
       { text: 'done', usage: { input: 3, output: 4, cacheRead: 1, cacheWrite: 2, cost: 0.5 } },
-    ]);
-    expect((await runCli(['--session', session, '--script', s1, 'go'], { cwd, home })).code).toBe(0);
-    const s2 = writeScript(cwd, [{ error: { kind: 'auth', message: 'no', status: 401 } }], 's2.json');
-    expect((await runCli(['--session', session, '--script', s2, 'again'], { cwd, home })).code).toBe(1);
+    ];
+    expect((await agentRun(s1, 'go', o)).result.stopReason).toBe('completed');
+    expect((await agentRun([{ error: { kind: 'auth', message: 'no', status: 401 } }], 'again', o)).result.stopReason).toBe('error');
     const lines = readFileSync(session, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const first = lines[0].id;
-    expect((await runCli(['name', session, 'schema check'], { cwd, home })).code).toBe(0);
+    await agentName(o, session, 'schema check');
     const entryId = lines.find((l) => l.type === 'message').id;
-    expect((await runCli(['label', session, entryId, 'start'], { cwd, home })).code).toBe(0);
-    const s3 = writeScript(cwd, [{ text: 'branched' }], 's3.json');
-    expect((await runCli(['--session', session, '--branch', 'start', '--script', s3, 'branch'], { cwd, home })).code).toBe(0);
-    const fork = await runCli(['--session', session, '--fork', 'start'], { cwd, home });
-    expect(fork.code).toBe(0);
-    const forkFile = fork.stdout.trim().split(' ')[1];
+    expect(await agentLabel(o, session, entryId, 'start')).toBe(entryId);
+    expect((await agentRun([{ text: 'branched' }], 'branch', { ...o, branch: 'start' })).result.stopReason).toBe('completed');
+    const forkFile = (await agentOpen({ ...o, fork: 'start' })).file!;
 
     const header = Compile(SessionHeaderSchema);
     const entry = Compile(SessionEntrySchema);

@@ -1,5 +1,6 @@
 // Session durability as a user meets it: real CLI processes killed with SIGKILL at random
-// points, two processes on one session, corrupt and old files. Run `npm run build` first.
+// points, two processes on one session, corrupt and old files. dist/ is rebuilt first when src/
+// changed (vitest's global setup, test/support/global-setup.ts).
 import { copyFileSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

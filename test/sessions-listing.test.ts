@@ -1,5 +1,6 @@
 // Listing and inspecting sessions through the CLI: `sessions [--all] [--json]` and
-// `tree [SESSION] [--json]`, checked against SessionStore. Run `npm run build` first.
+// `tree [SESSION] [--json]`, checked against SessionStore. The sessions they list are made in
+// process (createAgent, what the CLI's print mode runs); the listing runs the real CLI.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,12 +12,13 @@ import { sessionStats, snapshotOf } from '../src/session/stats.js';
 import { SessionStore } from '../src/session/store.js';
 import { emptyUsage, type AssistantMessage } from '../src/core/types.js';
 import { runCli, tempDir } from './support/helpers.js';
-import { jsonRun, withStore, type JsonRun } from './support/sessions.js';
+import { agentLabel, agentName, agentOpen, agentRun, withStore, type AgentRun } from './support/sessions.js';
 
 const env = (home: string) => ({ MINI_AGENT_HOME: home });
 
-function ok(r: JsonRun): JsonRun {
-  expect(r.code, `exit code; stderr: ${r.stderr}`).toBe(0);
+/** The run completed (the CLI's exit code 0). */
+function ok(r: AgentRun): AgentRun {
+  expect(r.result.stopReason, `stop reason; error: ${JSON.stringify(r.result.error)}`).toBe('completed');
   return r;
 }
 
@@ -57,8 +59,7 @@ describe('listing: sessions', () => {
 
     // A: tool calls (one fails), two runs, a branch, a name and a label after the last run.
     const a1 = ok(
-      await jsonRun(
-        [],
+      await agentRun(
         [
           { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }, { name: 'write_note', arguments: { path: 'n.md', text: 'x' } }], usage: { input: 100, output: 10, cost: 0.25 } },
           withUsage('Read.', 200, 20, 0.5),
@@ -69,13 +70,13 @@ describe('listing: sessions', () => {
     );
     const a = a1.start!.session!;
     const [firstAnswer, lastAnswer] = a1.events.flatMap((e) => (e.type === 'message_end' ? [e.entryId] : []));
-    ok(await jsonRun(['--resume', a.id], [withUsage('Again.', 300, 30, 1)], 'and again', { cwd, home }));
-    ok(await jsonRun(['--resume', a.id, '--branch', lastAnswer], [withUsage('Branched.', 50, 5, 0.125)], 'on a branch', { cwd, home }));
-    expect((await runCli(['name', a.id, 'Notes work'], { cwd, home })).code).toBe(0);
-    expect((await runCli(['label', a.id, firstAnswer, 'first-answer'], { cwd, home })).code).toBe(0);
+    ok(await agentRun([withUsage('Again.', 300, 30, 1)], 'and again', { cwd, home, session: { resume: a.id } }));
+    ok(await agentRun([withUsage('Branched.', 50, 5, 0.125)], 'on a branch', { cwd, home, session: { resume: a.id }, branch: lastAnswer }));
+    await agentName({ cwd, home }, a.id, 'Notes work');
+    expect(await agentLabel({ cwd, home }, a.id, firstAnswer, 'first-answer')).toBe(firstAnswer);
     // B: one plain run. C: in another workspace.
-    const b = ok(await jsonRun([], [withUsage('Hello.', 10, 1, 0)], 'Say hello', { cwd, home })).start!.session!;
-    const c = ok(await jsonRun([], [withUsage('Elsewhere.', 10, 1, 0)], 'Other workspace', { cwd: other, home })).start!.session!;
+    const b = ok(await agentRun([withUsage('Hello.', 10, 1, 0)], 'Say hello', { cwd, home })).start!.session!;
+    const c = ok(await agentRun([withUsage('Elsewhere.', 10, 1, 0)], 'Other workspace', { cwd: other, home })).start!.session!;
 
     const rows = await listJson(cwd, home);
     expect(rows.map((r) => r.id)).toEqual([b.id, a.id]); // most recently used first
@@ -95,7 +96,7 @@ describe('listing: sessions', () => {
     expect(Date.parse(ra.lastUsed)).toBeGreaterThanOrEqual(Date.parse(ra.created));
 
     // Moving the leaf without a run changes the active path: the listing follows.
-    expect((await runCli(['--resume', a.id, '--branch', 'first-answer'], { cwd, home })).code).toBe(0);
+    await agentOpen({ cwd, home, session: { resume: a.id }, branch: 'first-answer' });
     const moved = (await listJson(cwd, home)).find((r) => r.id === a.id)!;
     expectMatchesStore(moved);
     expect(moved.stats!.activePath.turns).toBe(1);

@@ -1,11 +1,18 @@
 // Helpers shared by the session behaviour tests (durability, navigation, listing):
-// scripted CLI runs that return their events, session-file checks, a seeded PRNG.
+// scripted CLI runs that return their events, the same runs in process (createAgent, what the
+// CLI's print mode runs), session-file checks, a seeded PRNG.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import { createAgent, type RunResult, type SessionChoice } from '../../src/app/agent.js';
 import type { AgentEvent } from '../../src/core/events.js';
+import { UsageError } from '../../src/core/types.js';
 import type { ScriptTurn } from '../../src/model/script.js';
 import type { MessageEntry, SessionEntry } from '../../src/session/entries.js';
+import { continueSession, resolveSession } from '../../src/session/resolve.js';
+import { SessionFileError } from '../../src/session/session-file.js';
+import { sessionStats } from '../../src/session/stats.js';
 import { SessionStore } from '../../src/session/store.js';
+import { treeJson } from '../../src/session/tree-json.js';
 import { parseJsonl, runCli, writeScript, type CliOptions, type CliResult } from './helpers.js';
 
 export type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -29,6 +36,96 @@ export async function jsonRun(args: string[], turns: ScriptTurn[], prompt: strin
     start: events.find((e): e is Ev<'run_start'> => e.type === 'run_start'),
     settled: events.find((e): e is Ev<'run_settled'> => e.type === 'run_settled'),
   };
+}
+
+/** Where a session is, as the CLI's flags say it: --session FILE, --resume SESSION, -c, -- none (new); --branch, --fork. */
+export interface AgentOpenOptions {
+  cwd: string;
+  home: string;
+  session?: SessionChoice;
+  branch?: string;
+  fork?: string;
+}
+
+export interface AgentRun {
+  result: RunResult;
+  events: AgentEvent[];
+  start: Ev<'run_start'> | undefined;
+  settled: Ev<'run_settled'> | undefined;
+  /** What the CLI prints as `mini-agent: NOTE` on stderr (a migration, a fork). */
+  notes: readonly string[];
+}
+
+function openAgent(o: AgentOpenOptions, turns: ScriptTurn[]) {
+  const script = writeScript(o.cwd, turns, `script-${process.pid}-${++scriptCounter}.json`);
+  return createAgent({ cwd: o.cwd, home: o.home, env: { HOME: o.home }, script, session: o.session, branch: o.branch, fork: o.fork });
+}
+
+/** In process, what `mini-agent --json [session flags] --script <turns> PROMPT` runs: one prompt, then the agent closes. */
+export async function agentRun(turns: ScriptTurn[], prompt: string, o: AgentOpenOptions): Promise<AgentRun> {
+  const agent = await openAgent(o, turns);
+  const events: AgentEvent[] = [];
+  agent.subscribe((e) => void events.push(e));
+  try {
+    const result = await agent.prompt(prompt);
+    return {
+      result,
+      events,
+      start: events.find((e): e is Ev<'run_start'> => e.type === 'run_start'),
+      settled: events.find((e): e is Ev<'run_settled'> => e.type === 'run_settled'),
+      notes: agent.notes,
+    };
+  } finally {
+    await agent.close();
+  }
+}
+
+/** In process, `mini-agent [session flags]` with no prompt (--branch moves the leaf, --fork makes the fork): the session it left, and the notes. */
+export async function agentOpen(o: AgentOpenOptions): Promise<{ id: string; file: string | null; notes: readonly string[] }> {
+  const agent = await openAgent(o, []);
+  const { id, file } = agent.session;
+  await agent.close();
+  return { id, file, notes: agent.notes };
+}
+
+/** In process, `mini-agent label SESSION ENTRY TEXT` (null: --clear): the entry labelled. */
+export async function agentLabel(o: { cwd: string; home: string }, session: string, entry: string, label: string | null): Promise<string> {
+  const agent = await openAgent({ ...o, session: { resume: session } }, []);
+  try {
+    return agent.session.label(entry, label);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** In process, `mini-agent name SESSION NAME`. */
+export async function agentName(o: { cwd: string; home: string }, session: string, name: string): Promise<void> {
+  const agent = await openAgent({ ...o, session: { resume: session } }, []);
+  try {
+    agent.session.setName(name);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** In process, what `mini-agent tree [SESSION] --json` prints (it reads without the lock). */
+export function treeOf(session: string | undefined, o: { cwd: string; home: string }): ReturnType<typeof treeJson> {
+  const env = { MINI_AGENT_HOME: o.home };
+  return withStore(session === undefined ? continueSession(o.cwd, env) : resolveSession(session, o.cwd, env), (store) => treeJson(store, sessionStats(store)));
+}
+
+/**
+ * The message of the usage error `body` throws: what the CLI prints as `mini-agent: MESSAGE` and
+ * exits 2 for (a UsageError or a SessionFileError, src/cli/guard.ts). Fails if it does not throw one.
+ */
+export async function usageError(body: () => unknown): Promise<string> {
+  try {
+    await body();
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof SessionFileError) return err.message;
+    throw err;
+  }
+  throw new Error('expected a usage error; nothing was thrown');
 }
 
 /** The events of the complete lines of a --json stdout (a killed process may leave half a line). */
