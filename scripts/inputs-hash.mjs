@@ -12,7 +12,7 @@ export const INPUTS_STAMP = '.inputs-sha256';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The sources, the version (package.json), the dependencies (the lock file), the build itself. */
-export const BUILD_INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/inputs-hash.mjs'].map((p) => join(ROOT, p));
+export const BUILD_INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/inputs-hash.mjs', 'scripts/page-script.mjs'].map((p) => join(ROOT, p));
 
 /** A hash of the inputs' paths and contents (a folder's files in sorted order; a missing input counts as empty). */
 export function inputsHash(inputs) {
