@@ -9,7 +9,7 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import config from '../vitest.config.js';
 import { USAGE } from '../src/cli/args.js';
-import { EXIT } from '../src/cli/exit-codes.js';
+import { EXIT } from '../src/app/exit-codes.js';
 import { ensureFreshBuild, inputsHash, INPUTS_STAMP } from './support/fresh-build.js';
 import { BUILD_INPUTS, DIST } from './support/global-setup.js';
 import { runCli, tempDir } from './support/helpers.js';
@@ -82,7 +82,7 @@ describe('this repository: the CLI tests run dist/ built from src/ as it is', ()
   });
 
   it('dist/ was built from the current src/ (and package.json, the lock file, the build scripts)', () => {
-    expect(BUILD_INPUTS.map((p) => p.slice(p.lastIndexOf('/') + 1))).toEqual(['src', 'package.json', 'package-lock.json', 'build.mjs', 'inputs-hash.mjs']);
+    expect(BUILD_INPUTS.map((p) => p.slice(p.lastIndexOf('/') + 1))).toEqual(['src', 'package.json', 'package-lock.json', 'build.mjs', 'inputs-hash.mjs', 'page-script.mjs']);
     expect(readFileSync(join(DIST, INPUTS_STAMP), 'utf8')).toBe(inputsHash(BUILD_INPUTS));
   });
 
