@@ -41,7 +41,7 @@ describe('loading context files', () => {
     write(join(top, 'a', 'b', 'AGENTS.md'), 'b agents\n');
     write(join(top, 'a', 'b', 'CLAUDE.md'), 'b claude, hidden\n');
     write(join(cwd, 'AGENTS.md'), 'c agents\n');
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } });
+    const loaded = loadContextFiles({ cwd, home });
     expect(ours(loaded, top, home)).toEqual([
       [join(home, 'CLAUDE.md'), 'user'],
       [join(top, 'AGENTS.md'), 'ancestor'],
@@ -65,15 +65,15 @@ describe('loading context files', () => {
     write(join(home, 'CLAUDE.md'), 'home claude\n');
     write(join(cwd, 'AGENTS.md'), '');
     write(join(cwd, 'CLAUDE.md'), 'not a fallback: the folder has an AGENTS.md\n');
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } });
+    const loaded = loadContextFiles({ cwd, home });
     expect(ours(loaded, cwd, home)).toEqual([[join(home, 'AGENTS.md'), 'user']]);
     write(join(cwd, 'AGENTS.md'), ' \n\n\t\n');
-    expect(ours(loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } }), cwd, home)).toEqual([[join(home, 'AGENTS.md'), 'user']]);
+    expect(ours(loadContextFiles({ cwd, home }), cwd, home)).toEqual([[join(home, 'AGENTS.md'), 'user']]);
     // Blank is decided on the whole file, even one bigger than the cap (the cap only limits what is shown).
     write(join(cwd, 'AGENTS.md'), '\ufeff' + ' \n'.repeat(70_000));
-    const capped = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home }, maxBytes: 10 });
+    const capped = loadContextFiles({ cwd, home, maxBytes: 10 });
     expect(capped.files.filter((f) => f.path.startsWith(cwd + '/'))).toEqual([]);
-    const none = loadContextFiles({ cwd: tempDir(), env: { MINI_AGENT_HOME: tempDir('mini-agent-home-') } });
+    const none = loadContextFiles({ cwd: tempDir(), home: tempDir('mini-agent-home-') });
     expect(none.files.filter((f) => f.scope !== 'ancestor')).toEqual([]);
   });
 
@@ -84,7 +84,7 @@ describe('loading context files', () => {
     mkdirSync(join(top, 'AGENTS.md'), { recursive: true });
     write(join(top, 'CLAUDE.md'), 'top claude\n');
     write(join(cwd, 'AGENTS.md'), 'ws agents\n');
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } });
+    const loaded = loadContextFiles({ cwd, home });
     expect(ours(loaded, top)).toEqual([
       [join(top, 'CLAUDE.md'), 'ancestor'],
       [join(cwd, 'AGENTS.md'), 'workspace'],
@@ -98,7 +98,7 @@ describe('loading context files', () => {
     const file = write(join(cwd, 'AGENTS.md'), 'secret\n');
     write(join(home, 'AGENTS.md'), 'home\n');
     chmodSync(file, 0o000);
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } });
+    const loaded = loadContextFiles({ cwd, home });
     expect(ours(loaded, cwd, home)).toEqual([[join(home, 'AGENTS.md'), 'user']]);
     expect(loaded.notices).toContain(`context file ${file} was not loaded: permission denied`);
   });
@@ -110,7 +110,7 @@ describe('loading context files', () => {
     mkdirSync(cwd);
     symlinkSync(join(top, 'AGENTS.md'), join(cwd, 'AGENTS.md'));
     // The home is the top folder itself: its AGENTS.md is the user's, and not again an ancestor.
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: top } });
+    const loaded = loadContextFiles({ cwd, home: top });
     expect(ours(loaded, top)).toEqual([[join(top, 'AGENTS.md'), 'user']]);
     expect(loaded.totalBytes).toBeGreaterThanOrEqual(4);
   });
@@ -132,7 +132,7 @@ describe('the cap', () => {
     write(join(top, 'a', 'AGENTS.md'), line('a').repeat(10)); // 200 bytes
     write(join(cwd, 'AGENTS.md'), line('w').repeat(10)); // 200 bytes
     const max = 200 + 150;
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home }, maxBytes: max });
+    const loaded = loadContextFiles({ cwd, home, maxBytes: max });
     const by = (p: string) => loaded.files.find((f) => f.path === p)!;
     expect(by(join(cwd, 'AGENTS.md'))).toMatchObject({ truncated: false, omitted: false, text: line('w').repeat(10) });
     const a = by(join(top, 'a', 'AGENTS.md'));
@@ -178,7 +178,7 @@ describe('the cap', () => {
         // Priority order, most specific first: the workspace, its parent, the top, the home.
         const paths = [join(cwd, 'AGENTS.md'), join(top, 'a', 'CLAUDE.md'), join(top, 'AGENTS.md'), join(home, 'AGENTS.md')];
         paths.forEach((p, i) => write(p, texts[i]));
-        const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home }, maxBytes: max });
+        const loaded = loadContextFiles({ cwd, home, maxBytes: max });
         expect(loaded.includedBytes).toBeLessThanOrEqual(max);
         expect(loaded.includedBytes).toBe(loaded.files.reduce((n, f) => n + Buffer.byteLength(f.text), 0));
         for (const f of loaded.files) {
@@ -214,7 +214,7 @@ describe('the system-prompt section', () => {
     const cwd = join(top, 'ws');
     write(join(home, 'AGENTS.md'), 'Be brief.\n');
     write(join(cwd, 'AGENTS.md'), 'Run npm test.\n\n');
-    const loaded = loadContextFiles({ cwd, env: { MINI_AGENT_HOME: home } });
+    const loaded = loadContextFiles({ cwd, home });
     const section = contextSection({ ...loaded, files: loaded.files.filter((f) => f.scope !== 'ancestor') }, cwd);
     expect(section).toMatch(/^# Project instructions\n\n/);
     expect(section).toContain("written by the repository's authors");

@@ -59,7 +59,7 @@ describe('discovery', () => {
     writeFileSync(join(home, 'prompts', 'broken.md'), '---\ndescription: [oops\n---\nStill usable.\n');
     writeFileSync(join(home, 'prompts', '-bad-name.md'), 'x');
     writeFileSync(join(home, 'prompts', 'notes.txt'), 'not a template');
-    const { templates, warnings } = await loadPromptTemplates({ cwd, env: { MINI_AGENT_HOME: home } });
+    const { templates, warnings } = await loadPromptTemplates({ cwd, home: home });
     expect(templates.map((t) => [t.name, t.source, t.description])).toEqual([
       ['broken', 'user', '---'],
       ['explain', 'user', 'Explain $ARGUMENTS simply.'],
@@ -76,7 +76,7 @@ describe('discovery', () => {
   });
 
   it('no folders: no templates and no warnings', async () => {
-    expect(await loadPromptTemplates({ cwd: tempDir(), env: { MINI_AGENT_HOME: tempDir('mini-agent-home-') } })).toEqual({ templates: [], warnings: [] });
+    expect(await loadPromptTemplates({ cwd: tempDir(), home: tempDir('mini-agent-home-') })).toEqual({ templates: [], warnings: [] });
   });
 });
 

@@ -22,7 +22,7 @@ const md = (name: string, description: string, body = `Do ${name}.\n`) => `---\n
 function setup() {
   const cwd = tempDir();
   const home = tempDir('mini-agent-home-');
-  return { cwd, home, ws: join(cwd, '.mini-agent', 'skills'), user: join(home, 'skills'), env: { MINI_AGENT_HOME: home } };
+  return { cwd, home, ws: join(cwd, '.mini-agent', 'skills'), user: join(home, 'skills') };
 }
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
@@ -37,13 +37,13 @@ const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text
 
 describe('discovery', () => {
   it('both places, sorted by name; the workspace skill hides the user one of the same name without a warning', async () => {
-    const { cwd, env, ws, user: us } = setup();
+    const { cwd, home, ws, user: us } = setup();
     const deploy = skill(ws, 'deploy', md('deploy', 'Deploy the app to staging', '\nRun ./deploy.sh.\n'));
     skill(us, 'deploy', md('deploy', 'the user one, hidden'));
     const review = skill(us, 'review', md('review', '"Review: a change, carefully"'));
     writeFileSync(join(ws, 'README.md'), 'not a skill');
     mkdirSync(join(ws, 'shared-scripts'));
-    const { skills, warnings } = await loadSkills({ cwd, env });
+    const { skills, warnings } = await loadSkills({ cwd, home });
     expect(warnings).toEqual([]);
     expect(skills).toEqual([
       { name: 'deploy', description: 'Deploy the app to staging', file: deploy, dir: join(ws, 'deploy'), source: 'workspace', body: '\nRun ./deploy.sh.\n' },
@@ -52,17 +52,17 @@ describe('discovery', () => {
   });
 
   it('no folders: nothing and no warnings; a symlinked skill folder loads', async () => {
-    const { cwd, env, ws } = setup();
-    expect(await loadSkills({ cwd, env })).toEqual({ skills: [], warnings: [] });
+    const { cwd, home, ws } = setup();
+    expect(await loadSkills({ cwd, home })).toEqual({ skills: [], warnings: [] });
     const elsewhere = tempDir();
     skill(elsewhere, 'lint', md('lint', 'Lint the code'));
     mkdirSync(ws, { recursive: true });
     symlinkSync(join(elsewhere, 'lint'), join(ws, 'lint'));
-    expect((await loadSkills({ cwd, env })).skills.map((s) => [s.name, s.file])).toEqual([['lint', join(ws, 'lint', 'SKILL.md')]]);
+    expect((await loadSkills({ cwd, home })).skills.map((s) => [s.name, s.file])).toEqual([['lint', join(ws, 'lint', 'SKILL.md')]]);
   });
 
   it('bad front matter is a warning naming the file and the problem; the rest still load', async () => {
-    const { cwd, env, ws, user: us } = setup();
+    const { cwd, home, ws, user: us } = setup();
     const bad = {
       yaml: skill(ws, 'yaml', '---\nname: yaml\ndescription: [unclosed\n---\nbody\n'),
       nodesc: skill(ws, 'nodesc', '---\nname: nodesc\n---\nbody\n'),
@@ -73,7 +73,7 @@ describe('discovery', () => {
     };
     skill(ws, 'good', md('good', 'A good one'));
     skill(us, 'also-good', md('also-good', 'Another'));
-    const { skills, warnings } = await loadSkills({ cwd, env });
+    const { skills, warnings } = await loadSkills({ cwd, home });
     expect(skills.map((s) => s.name)).toEqual(['also-good', 'good']);
     expect(warnings).toHaveLength(6);
     const about = (file: string) => warnings.find((w) => w.startsWith(`skill ${file} was skipped: `));
@@ -86,10 +86,10 @@ describe('discovery', () => {
   });
 
   it('a name that differs from its folder: a warning, loaded under the name; a second skill of that name in the same place is skipped', async () => {
-    const { cwd, env, ws } = setup();
+    const { cwd, home, ws } = setup();
     const file = skill(ws, 'old-folder', md('new-name', 'Renamed'));
     const dup = skill(ws, 'zz-copy', md('new-name', 'A copy'));
-    const { skills, warnings } = await loadSkills({ cwd, env });
+    const { skills, warnings } = await loadSkills({ cwd, home });
     expect(skills.map((s) => [s.name, s.file])).toEqual([['new-name', file]]);
     expect(warnings).toContain(`skill ${file}: its name "new-name" differs from its folder "old-folder"; it is loaded as "new-name"`);
     expect(warnings).toContain(`skill ${dup} was skipped: ${file} already has the name "new-name"`);
@@ -108,10 +108,10 @@ describe('discovery', () => {
   });
 
   it('200 skills load, all of them, in name order', async () => {
-    const { cwd, env, ws, user: us } = setup();
+    const { cwd, home, ws, user: us } = setup();
     const names = Array.from({ length: 200 }, (_, i) => `skill-${String(i).padStart(3, '0')}`);
     names.forEach((n, i) => skill(i % 2 ? ws : us, n, md(n, `Does task ${i}`, `Step one.\n`.repeat(20))));
-    const { skills, warnings } = await loadSkills({ cwd, env });
+    const { skills, warnings } = await loadSkills({ cwd, home });
     expect(warnings).toEqual([]);
     expect(skills.map((s) => s.name)).toEqual(names);
     expect(skills.filter((s) => s.source === 'workspace')).toHaveLength(100);
@@ -121,10 +121,10 @@ describe('discovery', () => {
 
 describe('the system-prompt section', () => {
   it('what skills are, how to use them, one line per skill (workspace paths relative, the user one absolute), already loaded ones marked', async () => {
-    const { cwd, env, ws, user: us } = setup();
+    const { cwd, home, ws, user: us } = setup();
     skill(ws, 'deploy', md('deploy', 'Deploy\n  to staging'));
     const review = skill(us, 'review', md('review', 'Review a change'));
-    const { skills } = await loadSkills({ cwd, env });
+    const { skills } = await loadSkills({ cwd, home });
     expect(skillsSection([], { cwd, inConversation: new Set() })).toBe('');
     const section = skillsSection(skills, { cwd, inConversation: new Set(['review']) });
     expect(section).toMatch(/^# Skills\n\n/);
@@ -160,12 +160,12 @@ describe('invoking a skill', () => {
 
 describe('skills already in the conversation', () => {
   it('inlined in a user message, or read with read_file (relative or absolute, not when the read failed)', async () => {
-    const { cwd, env, ws, user: us } = setup();
+    const { cwd, home, ws, user: us } = setup();
     skill(ws, 'deploy', md('deploy', 'Deploy'));
     skill(ws, 'lint', md('lint', 'Lint'));
     skill(ws, 'test', md('test', 'Test'));
     const review = skill(us, 'review', md('review', 'Review'));
-    const { skills } = await loadSkills({ cwd, env });
+    const { skills } = await loadSkills({ cwd, home });
     const byName = (n: string) => skills.find((k) => k.name === n)!;
     expect(skillsInConversation([], skills, cwd)).toEqual(new Set());
     const messages: Message[] = [

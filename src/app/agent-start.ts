@@ -13,6 +13,7 @@ import { loadConfig, UnknownProviderError, type EffectiveConfig, type Resolved }
 import { createModel } from './model-factory.js';
 import { openSession, type OpenedSession } from './session-open.js';
 import type { CreateAgentOptions } from './types.js';
+import type { AgentContext } from './agent-context.js';
 
 export interface Started {
   resolved: Resolved;
@@ -20,9 +21,10 @@ export interface Started {
   opened: OpenedSession;
 }
 
-export async function startModelAndSession(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, resolved: Resolved): Promise<Started> {
+export async function startModelAndSession(options: CreateAgentOptions, ctx: AgentContext, resolved: Resolved): Promise<Started> {
+  const { cwd } = ctx.place;
   const open = () => {
-    const opened = openSession({ cwd, env, session: options.session, branch: options.branch, fork: options.fork });
+    const opened = openSession({ place: ctx.place, session: options.session, branch: options.branch, fork: options.fork });
     mark('session');
     return opened;
   };
@@ -38,7 +40,7 @@ export async function startModelAndSession(options: CreateAgentOptions, cwd: str
     const last = lastModelChange(opened.store);
     if (last) {
       try {
-        const again = resolveFor(options, cwd, env, { provider: last.provider, model: last.model });
+        const again = resolveFor(options, ctx, { provider: last.provider, model: last.model });
         const model = await createModel({ record: options.record, cwd }, again);
         opened.notes.push(`continuing with ${last.provider}/${last.model}, the model this session last switched to`);
         return { resolved: again, model, opened };
@@ -92,7 +94,8 @@ export function modelSwitch(current: string, opts: { provider?: string; model?: 
 export type ModelSwitch = Partial<CreateAgentOptions> & { providerSwitch?: boolean };
 
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
-export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS.ProcessEnv, over: ModelSwitch = {}): Resolved {
+export function resolveFor(options: CreateAgentOptions, ctx: AgentContext, over: ModelSwitch = {}): Resolved {
+  const { place: { cwd, home }, env } = ctx;
   const o = { ...options, ...over };
   const flags = {
     provider: o.provider,
@@ -116,12 +119,12 @@ export function resolveFor(options: CreateAgentOptions, cwd: string, env: NodeJS
     providerSwitch: o.providerSwitch,
   };
   try {
-    const resolved = loadConfig(cwd, env, flags);
+    const resolved = loadConfig(cwd, env, flags, home);
     mark('config'); // the first resolution only: createAgent's
     return resolved;
   } catch (err) {
     if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
-    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined });
+    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined }, home);
   }
 }
 

@@ -1,7 +1,6 @@
 // The application layer: one agent session for any front end. It owns the configuration, the model, the tool set,
 // the session file (new, continue, resume, fork, branch, with the lock and migration) and the runner with its events.
 // The SDK (createAgent), RPC mode and print mode are thin users of it; none opens a session or builds a model itself.
-import { resolve } from 'node:path';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -17,6 +16,7 @@ import type { Skill } from '../extensions/skills.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import type { ToolHooks } from '../tools/registry.js';
 import { modelSwitch, resolveFor, runLimits, startModelAndSession } from './agent-start.js';
+import { agentContext, type AgentContext } from './agent-context.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
@@ -40,15 +40,14 @@ export type * from './types.js';
 
 /** Creates an agent: configuration, model, tools and session, ready to prompt. */
 export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const env = options.home !== undefined ? { ...(options.env ?? process.env), MINI_AGENT_HOME: options.home } : (options.env ?? process.env);
-  const resolved = resolveFor(options, cwd, env);
+  const ctx = agentContext(options); // the workspace, home and sessions folders, worked out once
+  const resolved = resolveFor(options, ctx);
   const trusted = resolved.trust?.trusted === true;
-  const hooks = await loadHooks(resolved.config.hooks, { trusted, cwd });
-  const started = await startModelAndSession(options, cwd, env, resolved);
+  const hooks = await loadHooks(resolved.config.hooks, { trusted, cwd: ctx.place.cwd });
+  const started = await startModelAndSession(options, ctx, resolved);
   // MCP servers are only described here; they start when a run begins (never for commands that run no model).
-  const extensions = await AgentExtensions.load({ cwd, env, config: started.resolved.config, trusted });
-  return new AgentImpl(options, cwd, env, started.resolved, started.model, started.opened, hooks, extensions);
+  const extensions = await AgentExtensions.load({ cwd: ctx.place.cwd, home: ctx.place.home, env: ctx.env, config: started.resolved.config, trusted });
+  return new AgentImpl(options, ctx, started.resolved, started.model, started.opened, hooks, extensions);
 }
 
 class AgentImpl implements Agent {
@@ -68,8 +67,7 @@ class AgentImpl implements Agent {
 
   constructor(
     private readonly options: CreateAgentOptions,
-    readonly cwd: string,
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly ctx: AgentContext,
     private resolved: Resolved,
     private modelAdapter: ModelAdapter,
     opened: OpenedSession,
@@ -88,8 +86,8 @@ class AgentImpl implements Agent {
   /** The tools, behind the permission gate and the hooks (config hooks first, then the SDK's). */
   private createTools() {
     const [c, o] = [this.resolved.config, this.options];
-    const sources = () => agentProtectedSources({ cwd: this.cwd, env: this.env, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions });
-    const sandbox = bashSandbox({ env: this.env, config: c, sources, approvals: () => c.approvals });
+    const sources = () => agentProtectedSources({ cwd: this.cwd, home: this.ctx.place.home, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions });
+    const sandbox = bashSandbox({ env: this.ctx.env, config: c, sources, approvals: () => c.approvals });
     const sdk: ToolHooks[] = o.hooks?.beforeToolCall || o.hooks?.afterToolCall ? [{ name: 'the SDK hooks', beforeToolCall: o.hooks.beforeToolCall, afterToolCall: o.hooks.afterToolCall }] : [];
     return createToolRegistry({
       tools: o.tools,
@@ -105,7 +103,7 @@ class AgentImpl implements Agent {
       hooks: [...this.loaded.tools, ...sdk],
       bash: c.bash, sandbox,
       secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
-      env: this.env,
+      env: this.ctx.env,
       outputDir: () => (this.store.file ? this.store.file.replace(/\.jsonl$/, '') + '.outputs' : undefined),
       permission: guardSandbox(guardProtected( // protected paths (protected-check.ts) and leaving the sandbox (bash-sandbox.ts): no rule, mode, grant or --yes opens them
         permissionGate({
@@ -118,7 +116,7 @@ class AgentImpl implements Agent {
           grant: (rule) => this.grant(rule),
           check: o.hooks?.permission,
         }),
-        { env: this.env, approvals: () => c.approvals, sources },
+        { userHome: this.ctx.env.HOME, approvals: () => c.approvals, sources },
       ), { sandbox, approvals: () => c.approvals, ask: o.onPermissionRequest }),
     });
   }
@@ -126,10 +124,12 @@ class AgentImpl implements Agent {
   /** Records an "always" answer: in the session file (it survives a resume) and for the calls to come. */
   private grant(text: string): void {
     const rule = parseRule(text, `session grant (${this.store.id})`);
-    this.store.append({ type: 'permission_grant', rule: rule.text, ...(this.store.file ? { seal: sealGrant(this.env, this.store.id, rule.text) } : {}) });
+    this.store.append({ type: 'permission_grant', rule: rule.text, ...(this.store.file ? { seal: sealGrant(this.ctx.place.home, this.store.id, rule.text) } : {}) });
     this.store.sync();
     this.grants.push(rule);
   }
+
+  get cwd(): string { return this.ctx.place.cwd; }
 
   get config(): EffectiveConfig {
     return this.resolved.config;
@@ -191,7 +191,7 @@ class AgentImpl implements Agent {
 
   switchSession(choice: SessionChoice): AgentSessionHandle {
     this.idleOnly('switch sessions');
-    const next = openSession({ cwd: this.cwd, env: this.env, session: choice });
+    const next = openSession({ place: this.ctx.place, session: choice });
     this.replaceSession(next);
     return this.handle;
   }
@@ -199,7 +199,7 @@ class AgentImpl implements Agent {
   async setModel(opts: { provider?: string; model?: string; baseUrl?: string; apiKey?: string }): Promise<{ provider: string; id: string }> {
     this.idleOnly('change the model');
     const over = modelSwitch(this.resolved.config.provider, opts);
-    const resolved = resolveFor(this.options, this.cwd, this.env, over);
+    const resolved = resolveFor(this.options, this.ctx, over);
     const model = await createModel({ cwd: this.cwd }, resolved);
     this.idleOnly('change the model'); // a prompt may have started while the model loaded
     this.resolved = resolved;
@@ -283,7 +283,7 @@ class AgentImpl implements Agent {
     // The model in use wins over the configured one: a --script run, or one changed by setModel.
     const { provider, id } = this.model;
     const configured = this.resolved.config;
-    const rows = [...showConfig(withWindow(this.resolved, learnedWindow(this.store.entries(), this.modelAdapter.provider, this.modelAdapter.model)), this.env), ...this.extensions.rows()];
+    const rows = [...showConfig(withWindow(this.resolved, learnedWindow(this.store.entries(), this.modelAdapter.provider, this.modelAdapter.model)), this.ctx.env), ...this.extensions.rows()];
     if (provider === configured.provider && id === configured.model) return rows;
     const source = this.options.script ? 'flag --script' : this.options.modelAdapter ? 'SDK modelAdapter' : 'setModel or the session';
     return rows.map((r) => (r.key === 'provider' ? { ...r, value: provider, source } : r.key === 'model' ? { ...r, value: id, source } : r));
@@ -333,7 +333,7 @@ class AgentImpl implements Agent {
   /** A runner for the current session and model; a new session also gets a new handle (old ones go stale). */
   private attach(newSession = true): void {
     const c = this.resolved.config;
-    if (newSession) this.grants = sessionGrants(this.store, this.env, (note) => this.notes.push(note));
+    if (newSession) this.grants = sessionGrants(this.store, this.ctx.place.home, (note) => this.notes.push(note));
     this.runner = new SessionRunner({
       store: this.store,
       model: this.modelAdapter,
@@ -375,7 +375,7 @@ class AgentImpl implements Agent {
       check: () => this.check(),
       idleOnly: (what) => this.idleOnly(what),
       fork: (store, entryId) => {
-        this.replaceSession(forkInto(store, entryId, this.cwd, this.env));
+        this.replaceSession(forkInto(store, entryId, this.ctx.place));
         return this.handle;
       },
       exclusive: (task) => this.runner.exclusive(task),

@@ -7,7 +7,6 @@ import { dirname, resolve } from 'node:path';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { DEFAULT_CONTEXT_MAX_BYTES } from '../extensions/context-files.js';
 import { mergeMcpServers, parseMcpServers, type McpServerSpec } from '../extensions/mcp-config.js';
-import { agentHome } from '../session/paths.js';
 
 export interface ExtensionSettings {
   mcpServers: McpServerSpec[];
@@ -17,7 +16,10 @@ export interface ExtensionSettings {
 
 export interface ExtensionInputs {
   cwd: string;
+  /** For ${VAR} in the servers' settings. */
   env: NodeJS.ProcessEnv;
+  /** The home folder: the user config's servers' relative paths start there. */
+  home: string;
   user?: { file: string; data: { mcpServers?: unknown } };
   project?: { file: string; data: { mcpServers?: unknown } };
   /** --mcp-config FILE (repeatable). */
@@ -31,10 +33,10 @@ export interface ExtensionInputs {
 }
 
 export function extensionSettings(inputs: ExtensionInputs, sources: Record<string, string>): ExtensionSettings {
-  const { cwd, env } = inputs;
+  const { cwd, env, home } = inputs;
   const layers: McpServerSpec[][] = [];
   if (inputs.user?.data.mcpServers !== undefined) {
-    layers.push(parseMcpServers(inputs.user.data.mcpServers, { source: `user config ${inputs.user.file}`, scope: 'user', env, baseDir: agentHome(env) }));
+    layers.push(parseMcpServers(inputs.user.data.mcpServers, { source: `user config ${inputs.user.file}`, scope: 'user', env, baseDir: home }));
   }
   if (inputs.project?.data.mcpServers !== undefined) {
     layers.push(parseMcpServers(inputs.project.data.mcpServers, { source: `project config ${inputs.project.file}`, scope: 'project', env, baseDir: cwd }));

@@ -161,6 +161,8 @@ export interface ConfigFlags {
 export interface ConfigInputs {
   flags: ConfigFlags;
   env: NodeJS.ProcessEnv;
+  /** The home folder (the user config's folder); default: the one `env` names (agentHome). */
+  home?: string;
   /** The workspace (relative allowPaths start there); default: the current directory. */
   cwd?: string;
   project?: { file: string; data: ConfigFile };

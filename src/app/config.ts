@@ -133,7 +133,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
     thinking: thinkingLevel(v.thinking, sources.thinking),
     ...toolSettings(inputs, v, sources),
-    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
+    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, home: inputs.home ?? agentHome(env), user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);
@@ -164,7 +164,7 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
   const { flags } = inputs;
   const cwd = resolve(inputs.cwd ?? process.cwd());
   const files = [
-    ...(inputs.user ? [{ scope: 'user' as const, ...inputs.user, base: agentHome(inputs.env) }] : []),
+    ...(inputs.user ? [{ scope: 'user' as const, ...inputs.user, base: inputs.home ?? agentHome(inputs.env) }] : []),
     ...(inputs.project ? [{ scope: 'project' as const, ...inputs.project, base: join(cwd, '.mini-agent') }] : []),
   ];
   const label = (f: (typeof files)[number]) => `${f.scope} config ${f.file}`;
@@ -229,13 +229,13 @@ export function readConfigFile(file: string): ConfigFile | undefined {
  * trusted workspace; otherwise only what narrows the user's own settings (project-config.ts),
  * and one warning names the keys it ignored.
  */
-export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInputs['flags']): Resolved {
-  const userFile = join(agentHome(env), 'config.json');
+export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigInputs['flags'], home: string = agentHome(env)): Resolved {
+  const userFile = join(home, 'config.json');
   const projectFile = projectConfigFile(cwd);
   const user = readConfigFile(userFile);
   const project = readConfigFile(projectFile);
-  const trust = trustState(cwd, env, flags.trustWorkspace === true);
-  const inputs: ConfigInputs = { flags, env, cwd, user: user ? { file: userFile, data: user } : undefined };
+  const trust = trustState(cwd, home, flags.trustWorkspace === true);
+  const inputs: ConfigInputs = { flags, env, home, cwd, user: user ? { file: userFile, data: user } : undefined };
   // A project's key counts only when it applies (a trusted workspace); the user's always does.
   const warnings = [user && keyFileWarning(userFile, user), project && trust.trusted && keyFileWarning(projectFile, project)].filter((w): w is string => !!w);
   let projectKeys: ProjectKeyDecision[] | undefined;

@@ -9,7 +9,6 @@ import { describeTransport } from '../extensions/mcp-tools.js';
 import { expandTemplate, findTemplateCall, loadPromptTemplates, type PromptTemplate } from '../extensions/prompt-templates.js';
 import { findSkillCall, loadSkills, skillMessage, skillsInConversation, skillsSection, type Skill } from '../extensions/skills.js';
 import type { RunPreparation } from '../agent/runner.js';
-import { agentHome } from '../session/paths.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import type { CallAccess } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -19,6 +18,9 @@ import { join } from 'node:path';
 
 export interface ExtensionsOptions {
   cwd: string;
+  /** The agent's home folder: the user's skills, prompt templates and AGENTS.md are there. */
+  home: string;
+  /** The environment MCP servers start from (each server adds its own `env`). */
   env: NodeJS.ProcessEnv;
   config: EffectiveConfig;
   /** The workspace is trusted (or --trust-workspace): its own MCP servers may start. */
@@ -53,12 +55,11 @@ export class AgentExtensions {
     templates: { templates: PromptTemplate[]; warnings: string[] },
     private readonly mcp: McpManager | undefined,
   ) {
-    const { cwd, env } = opts;
     this.skills = skills.skills;
     this.promptTemplates = templates.templates;
     this.warnings = [...skills.warnings, ...templates.warnings];
-    this.readOnlyPaths = this.skills.some((s) => s.source === 'user') ? [join(agentHome(env), 'skills')] : [];
-    this.nested = nestedContextTracker({ cwd });
+    this.readOnlyPaths = this.skills.some((s) => s.source === 'user') ? [join(opts.home, 'skills')] : [];
+    this.nested = nestedContextTracker({ cwd: opts.cwd });
   }
 
   /**
@@ -165,8 +166,8 @@ export class AgentExtensions {
   }
 
   private loadContext(): LoadedContext | undefined {
-    const { config, cwd, env } = this.opts;
-    return config.contextFiles.enabled ? loadContextFiles({ cwd, env, maxBytes: config.contextFiles.maxBytes }) : undefined;
+    const { config, cwd, home } = this.opts;
+    return config.contextFiles.enabled ? loadContextFiles({ cwd, home, maxBytes: config.contextFiles.maxBytes }) : undefined;
   }
 
   /** A server is needed unless `--tools` lists no tool of it (`server__x` or `server__*`). */

@@ -11,18 +11,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionEntry } from '../session/entries.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
-import { agentHome } from '../session/paths.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../session/private-fs.js';
 
 const PREFIX = 'hmac-sha256:';
 
-function keyFile(env: NodeJS.ProcessEnv): string {
-  return join(agentHome(env), 'grant-key');
+function keyFile(home: string): string {
+  return join(home, 'grant-key');
 }
 
 /** The user's grant key; made (32 random bytes, 0600) when `create` and there is none. Undefined: none, or unreadable. */
-function grantKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
-  const file = keyFile(env);
+function grantKey(home: string, create: boolean): Buffer | undefined {
+  const file = keyFile(home);
   try {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
     if (key.length >= 32) return key;
@@ -31,12 +30,12 @@ function grantKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
   }
   if (!create) return undefined;
   const key = randomBytes(32);
-  makePrivateDir(agentHome(env));
+  makePrivateDir(home);
   try {
     writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   } catch (err) {
     // Another process made it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return grantKey(env, false);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return grantKey(home, false);
     throw err;
   }
   return key;
@@ -47,16 +46,16 @@ function mac(key: Buffer, sessionId: string, rule: string): Buffer {
 }
 
 /** The seal of a grant the user gives now. */
-export function sealGrant(env: NodeJS.ProcessEnv, sessionId: string, rule: string): string {
-  const key = grantKey(env, true)!;
+export function sealGrant(home: string, sessionId: string, rule: string): string {
+  const key = grantKey(home, true)!;
   return PREFIX + mac(key, sessionId, rule).toString('hex');
 }
 
 /** The rules of the session's grants whose seals verify, and how many did not (a warning names them). */
-function sealedGrants(entries: readonly SessionEntry[], sessionId: string, env: NodeJS.ProcessEnv): { rules: string[]; refused: string[] } {
+function sealedGrants(entries: readonly SessionEntry[], sessionId: string, home: string): { rules: string[]; refused: string[] } {
   const grants = entries.flatMap((e) => (e.type === 'permission_grant' ? [e] : []));
   if (grants.length === 0) return { rules: [], refused: [] };
-  const key = grantKey(env, false);
+  const key = grantKey(home, false);
   const rules: string[] = [];
   const refused: string[] = [];
   for (const g of grants) {
@@ -69,8 +68,8 @@ function sealedGrants(entries: readonly SessionEntry[], sessionId: string, env: 
 }
 
 /** The session's grants that apply; `note` hears about the ones that do not. */
-export function sessionGrants(store: { id: string; file: string | null; entries(): readonly SessionEntry[] }, env: NodeJS.ProcessEnv, note: (text: string) => void): PermissionRule[] {
-  const { rules, refused } = sealedGrants(store.entries(), store.id, env);
+export function sessionGrants(store: { id: string; file: string | null; entries(): readonly SessionEntry[] }, home: string, note: (text: string) => void): PermissionRule[] {
+  const { rules, refused } = sealedGrants(store.entries(), store.id, home);
   if (refused.length > 0) note(refusedGrantsNote(store.file, refused));
   return rules.map((r) => parseRule(r, `session grant (${store.id})`));
 }

@@ -9,6 +9,7 @@ import type { ModelAdapter } from '../model/adapter.js';
 import { probeContextWindow, type WindowProbe } from '../model/window-probe.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { SessionPlace } from '../session/paths.js';
 import { continueSession, resolveSession } from '../session/resolve.js';
 import { parseSessionText } from '../session/session-file.js';
 import type { Resolved } from './config.js';
@@ -127,10 +128,10 @@ export async function showConfigWindow(resolved: Resolved, entries: readonly Ses
 }
 
 /** The entries of the session a --show-config names (--session, --resume, --continue), read only; undefined when none or unreadable. */
-export function sessionEntriesFor(choice: SessionChoice | undefined, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): SessionEntry[] | undefined {
+export function sessionEntriesFor(choice: SessionChoice | undefined, place: SessionPlace): SessionEntry[] | undefined {
   if (choice === undefined || choice === 'new' || choice === 'memory') return undefined;
   try {
-    const file = choice === 'continue' ? continueSession(cwd, env) : 'file' in choice ? resolve(cwd, choice.file) : resolveSession(choice.resume, cwd, env);
+    const file = choice === 'continue' ? continueSession(place) : 'file' in choice ? resolve(place.cwd, choice.file) : resolveSession(choice.resume, place);
     return existsSync(file) ? parseSessionText(readFileSync(file), file).entries : undefined;
   } catch {
     return undefined;

@@ -5,6 +5,7 @@
 import { compactionSettings, modelSummarizer } from '../agent/compactor.js';
 import type { CompactionSettings } from '../session/compaction-plan.js';
 import { resolveFor } from './agent-start.js';
+import { agentContext } from './agent-context.js';
 import type { AgentFlags } from './flags.js';
 import { runMemoryProbe, type MemoryReport, type RoundReport } from './memory-probe.js';
 import { createModel } from './model-factory.js';
@@ -28,7 +29,7 @@ export interface MemoryEval {
 
 /** Resolves the configuration and the model (throws UsageError when they are wrong); nothing is sent yet. */
 export async function prepareMemoryEval(o: MemoryEvalOptions): Promise<MemoryEval> {
-  const resolved = resolveFor({ ...o.flags }, o.cwd, o.env);
+  const resolved = resolveFor({ ...o.flags }, agentContext({ cwd: o.cwd, env: o.env }));
   const model = await createModel({ script: o.flags.script, record: o.flags.record, cwd: o.cwd }, resolved);
   const c = resolved.config;
   const settings = compactionSettings(c.contextWindow, c.compaction);

@@ -12,7 +12,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ToolCall } from '../core/types.js';
-import { agentHome } from '../session/paths.js';
 import { exactCommand, exactCommandPattern, type PermissionRule } from '../tools/permissions.js';
 import type { PermissionCheck, PermissionContext, PermissionDecision } from '../tools/registry.js';
 import { writeTargets } from '../tools/redirections.js';
@@ -27,20 +26,21 @@ export interface ProtectionOptions {
   sources: () => ProtectedSources;
   /** The user's --approve rules (never config rules or session grants). */
   approvals: () => readonly PermissionRule[];
-  /** The environment bash gets: its HOME is what `~` and `$HOME` in a redirection target mean. */
-  env?: NodeJS.ProcessEnv;
+  /** The HOME bash commands get: what `~` and `$HOME` in a redirection target mean (default: the OS's). */
+  userHome?: string;
 }
 
 /** What one agent loads and keeps: the protected list's inputs, read afresh at each call. */
 export function agentProtectedSources(a: {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** The agent's home folder (its config, sessions and grant key are protected). */
+  home: string;
   config: { allowPaths: readonly string[]; hooks: readonly { path: string; source: string }[] };
   sessionFile: string | null;
   mcpConfig?: readonly string[];
   extensions: { skills: readonly { name: string; dir: string }[]; promptTemplates: readonly { name: string; file: string }[] };
 }): ProtectedSources {
-  const home = agentHome(a.env);
+  const { home } = a;
   return {
     roots: [a.cwd, ...a.config.allowPaths],
     home,
@@ -99,7 +99,7 @@ export function protectedVerdict(call: ToolCall, tool: ToolDefinition, ctx: Perm
 }
 
 function bashVerdict(call: ToolCall, command: string, ctx: PermissionContext, opts: ProtectionOptions): PermissionDecision | undefined {
-  const targets = writeTargets(command, { vars: { HOME: opts.env?.HOME ?? homedir() } });
+  const targets = writeTargets(command, { vars: { HOME: opts.userHome ?? homedir() } });
   if (targets.length === 0) return undefined;
   const list = resolveProtected(opts.sources());
   const hits: Hit[] = [];

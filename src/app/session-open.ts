@@ -11,7 +11,7 @@ import { migrateIfNeeded } from '../session/migrate.js';
 import { makePrivateDir } from '../session/private-fs.js';
 import { readHeader } from '../session/session-file.js';
 import { SessionStore } from '../session/store.js';
-import { newSessionFile } from '../session/paths.js';
+import { sessionFileIn, type SessionPlace } from '../session/paths.js';
 import { continueSession, resolveEntry, resolveSession } from '../session/resolve.js';
 
 /**
@@ -21,9 +21,8 @@ import { continueSession, resolveEntry, resolveSession } from '../session/resolv
 export type SessionChoice = 'new' | 'continue' | 'memory' | { resume: string } | { file: string };
 
 export interface OpenSessionOptions {
-  cwd: string;
-  /** For MINI_AGENT_HOME (default: process.env). */
-  env?: NodeJS.ProcessEnv;
+  /** The workspace, the home folder and the workspace's sessions folder (resolved once, by the caller). */
+  place: SessionPlace;
   session?: SessionChoice;
   /** Continue from this entry (id, prefix or label) of the chosen session: a new branch. */
   branch?: string;
@@ -61,8 +60,8 @@ export function openForWrite(file: string, cwd: string): { store: SessionStore; 
 }
 
 export function openSession(opts: OpenSessionOptions): OpenedSession {
-  const { cwd } = opts;
-  const env = opts.env ?? process.env;
+  const { place } = opts;
+  const { cwd } = place;
   const choice = opts.session ?? 'new';
   if (typeof choice === 'object' && 'resume' in choice && choice.resume === '') throw new UsageError('resume needs a session: a path, an id, a unique id prefix or a name');
   if (opts.branch === '' || opts.fork === '') throw new UsageError(`${opts.branch === '' ? 'branch' : 'fork'} needs an entry: an id, a unique id prefix or a label`);
@@ -79,19 +78,19 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
     if (choice.file === '') throw new UsageError('a session file path must not be empty');
     file = resolve(cwd, choice.file);
     named = choice.file;
-  } else if (choice === 'continue') file = continueSession(cwd, env);
-  else if (typeof choice === 'object' && 'resume' in choice) file = resolveSession(choice.resume, cwd, env);
+  } else if (choice === 'continue') file = continueSession(place);
+  else if (typeof choice === 'object' && 'resume' in choice) file = resolveSession(choice.resume, place);
   // Branching or forking needs entries: a missing file is an error, not a new session.
   if ((opts.branch || opts.fork) && file && !existsSync(file)) throw new UsageError(`session file not found: ${named ?? file}`);
 
   if (opts.fork) {
     const source = SessionStore.open(file!); // read only: the parent is not written, not locked
     const entryId = resolveEntry(source, opts.fork);
-    const opened = forkInto(source, entryId, cwd, env);
+    const opened = forkInto(source, entryId, place);
     return { ...opened, moved: { kind: 'fork', entryId } };
   }
 
-  if (!file) return createNew(cwd, env);
+  if (!file) return createNew(place);
   if (!existsSync(dirname(file))) throw new UsageError(`cannot create session ${named ?? file}: folder ${dirname(file)} does not exist`);
   const opened = openForWrite(file, cwd);
   if (opts.branch) {
@@ -110,9 +109,10 @@ export function openSession(opts: OpenSessionOptions): OpenedSession {
 }
 
 /** A new session file in the workspace's sessions folder, locked before it exists. */
-export function createNew(cwd: string, env: NodeJS.ProcessEnv = process.env): OpenedSession & { lock: SessionLock } {
+export function createNew(place: SessionPlace): OpenedSession & { lock: SessionLock } {
+  const { cwd } = place;
   const id = randomUUID();
-  const created = newSessionFile(cwd, id, new Date(), env);
+  const created = sessionFileIn(place.sessions, id, new Date());
   makePrivateDir(dirname(created));
   const lock = acquireSessionLock(created, id); // before the file exists, so no one else can take it first
   try {
@@ -124,9 +124,10 @@ export function createNew(cwd: string, env: NodeJS.ProcessEnv = process.env): Op
 }
 
 /** Copies root → entryId of `source` into a new session file of this workspace and opens it for writing. */
-export function forkInto(source: SessionStore, entryId: string, cwd: string, env: NodeJS.ProcessEnv = process.env): OpenedSession & { lock: SessionLock } {
+export function forkInto(source: SessionStore, entryId: string, place: SessionPlace): OpenedSession & { lock: SessionLock } {
+  const { cwd } = place;
   const id = randomUUID();
-  const target = newSessionFile(cwd, id, new Date(), env);
+  const target = sessionFileIn(place.sessions, id, new Date());
   forkSession(source, entryId, target, { cwd, id });
   const opened = openForWrite(target, cwd);
   return { ...opened, notes: [...opened.notes, `forked session ${source.id} at ${entryId} into ${id} (${target})`] };

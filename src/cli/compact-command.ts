@@ -4,6 +4,7 @@ import { createAgent } from '../app/agent.js';
 import type { AgentFlags } from '../app/flags.js';
 import { openForWrite } from '../app/session-open.js';
 import { uncompact } from '../session/compaction-plan.js';
+import { agentHome, sessionPlace } from '../session/paths.js';
 import { continueSession, resolveSession } from '../session/resolve.js';
 import { EXIT } from '../app/exit-codes.js';
 
@@ -27,8 +28,9 @@ export async function compactCommand(args: { session?: string; focus?: string; a
 }
 
 export function uncompactCommand(args: { session?: string }): number {
-  const cwd = process.cwd();
-  const file = args.session !== undefined ? resolveSession(args.session, cwd) : continueSession(cwd);
+  const place = sessionPlace(agentHome(), process.cwd());
+  const { cwd } = place;
+  const file = args.session !== undefined ? resolveSession(args.session, place) : continueSession(place);
   const { store, lock } = openForWrite(file, cwd);
   try {
     const undone = uncompact(store);

@@ -1,12 +1,13 @@
 // `mini-agent export SESSION --format md|html|jsonl [-o FILE]` (read-only: no lock).
 import { exportText, writeExport } from '../app/export.js';
 import type { ExportFormat } from '../app/export-formats.js';
+import { agentHome, sessionPlace } from '../session/paths.js';
 import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
 
 export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }): Promise<number> {
-  const store = SessionStore.open(resolveSession(args.session, process.cwd()));
+  const store = SessionStore.open(resolveSession(args.session, sessionPlace(agentHome(), process.cwd())));
   for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
   const text = await exportText(store, args.format);
   if (!args.output) {

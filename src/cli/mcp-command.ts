@@ -2,6 +2,7 @@
 // own servers only when it is trusted), waits for each up to its startup timeout, and shows its
 // state, its tools and what their definitions cost in the context window; then stops them all.
 // Exit code 0 when every server that may start is ready, 1 when one failed (scripts can check).
+import { agentContext } from '../app/agent-context.js';
 import { resolveFor } from '../app/agent-start.js';
 import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
@@ -9,14 +10,13 @@ import { EXIT } from '../app/exit-codes.js';
 import { preview } from '../core/types.js';
 
 export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
-  const cwd = process.cwd();
-  const env = process.env;
+  const ctx = agentContext({}); // this process's workspace and environment, read once
   const a = args.agent;
   // The same flags → configuration mapping as an agent's (every shared flag counts).
-  const resolved = resolveFor(a, cwd, env);
+  const resolved = resolveFor(a, ctx);
   const trusted = resolved.trust?.trusted === true;
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
-  const extensions = await AgentExtensions.load({ cwd, env, config: resolved.config, trusted });
+  const extensions = await AgentExtensions.load({ cwd: ctx.place.cwd, home: ctx.place.home, env: ctx.env, config: resolved.config, trusted });
   const stop = () => void extensions.close().finally(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

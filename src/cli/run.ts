@@ -13,6 +13,7 @@ import { budgetLine } from '../core/cost-text.js';
 import { redactSecrets } from '../core/redact.js';
 import { UsageError, type ModelError, type ModelErrorKind } from '../core/types.js';
 import { mark } from '../core/timings.js';
+import { agentHome, sessionPlace } from '../session/paths.js';
 import { openPrivateFile } from '../session/private-fs.js';
 import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
@@ -129,7 +130,7 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
 
 /** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
 function moveOnly(flags: AgentFlags, cwd: string): number {
-  const opened = openSession({ cwd, env: process.env, session: flags.session, branch: flags.branch, fork: flags.fork });
+  const opened = openSession({ place: sessionPlace(agentHome(), cwd), session: flags.session, branch: flags.branch, fork: flags.fork });
   const { store, moved } = opened;
   for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
   process.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
@@ -161,7 +162,8 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
 export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
   const a = args.agent;
-  const resolved = loadConfig(process.cwd(), process.env, {
+  const place = sessionPlace(agentHome(), process.cwd()); // the environment is read here, once
+  const resolved = loadConfig(place.cwd, process.env, {
     provider: a.provider,
     model: a.model,
     baseUrl: a.baseUrl,
@@ -179,13 +181,13 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
     contextFiles: a.contextFiles,
     trustWorkspace: a.trustWorkspace,
     maxCost: a.maxCost,
-  });
+  }, place.home);
   for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
-  const extensions = await AgentExtensions.load({ cwd: process.cwd(), env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
+  const extensions = await AgentExtensions.load({ cwd: place.cwd, home: place.home, env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
     process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {

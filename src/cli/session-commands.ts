@@ -1,12 +1,12 @@
 // `mini-agent sessions | tree | label | name`: listing and navigating sessions.
 // Listing and tree only read (no lock); label and name append, so they take the lock.
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
-import { agentHome, sessionsDir } from '../session/paths.js';
+import { agentHome, allSessionsDir, sessionPlace } from '../session/paths.js';
 import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';
 import { continueSession, resolveEntry, resolveSession } from '../session/resolve.js';
@@ -18,10 +18,9 @@ type Out = (s: string) => void;
 const out: Out = (s) => void process.stdout.write(s);
 
 export function sessionsCommand(args: { all: boolean; json: boolean }): number {
-  const cwd = process.cwd();
-  const home = agentHome();
-  const files = args.all ? listAllSessionFiles(join(home, 'sessions')) : listSessionFiles(sessionsDir(cwd));
-  const folders = [home, join(home, 'sessions'), ...new Set(args.all ? files.map((f) => dirname(f)) : [sessionsDir(cwd)])];
+  const { cwd, home, sessions } = here();
+  const files = args.all ? listAllSessionFiles(allSessionsDir(home)) : listSessionFiles(sessions);
+  const folders = [home, allSessionsDir(home), ...new Set(args.all ? files.map((f) => dirname(f)) : [sessions])];
   const exposed = exposureWarning(home, findExposed(folders), findExposed(files));
   if (exposed) process.stderr.write(`warning: ${exposed}\n`);
   const rows = summarizeAll(files);
@@ -70,8 +69,13 @@ export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boo
   return line(head) + table.map(line).join('');
 }
 
+/** This process's workspace and its sessions folders: the environment is read here, at the edge. */
+function here() {
+  return sessionPlace(agentHome(), process.cwd());
+}
+
 function openForReading(spec: string | undefined): SessionStore {
-  const file = spec === undefined ? continueSession(process.cwd()) : resolveSession(spec, process.cwd());
+  const file = spec === undefined ? continueSession(here()) : resolveSession(spec, here());
   return SessionStore.open(file);
 }
 
@@ -85,7 +89,7 @@ export function treeCommand(args: { session?: string; json: boolean }): number {
 }
 
 export function labelCommand(args: { session: string; entry: string; label: string | null }): number {
-  const file = resolveSession(args.session, process.cwd());
+  const file = resolveSession(args.session, here());
   const { store, lock } = openForWrite(file, process.cwd());
   try {
     const entryId = resolveEntry(store, args.entry);
@@ -101,7 +105,7 @@ export function labelCommand(args: { session: string; entry: string; label: stri
 }
 
 export function nameCommand(args: { session: string; name: string }): number {
-  const file = resolveSession(args.session, process.cwd());
+  const file = resolveSession(args.session, here());
   const { store, lock } = openForWrite(file, process.cwd());
   try {
     const name = args.name.trim();

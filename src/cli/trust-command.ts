@@ -1,6 +1,7 @@
 // `mini-agent trust [DIR]`, `trust --list`, `untrust [DIR]`: the workspaces whose own config may
 // widen what the user allowed (its allow rules, hooks, MCP servers, provider settings), each for
 // the version of its config it was trusted with.
+import { agentHome } from '../session/paths.js';
 import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, untrustWorkspace } from '../extensions/trust.js';
 import { readConfigFile } from '../app/config.js';
 import { ruleFor } from '../app/project-config.js';
@@ -8,7 +9,7 @@ import { EXIT } from '../app/exit-codes.js';
 
 export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }): number {
   if (args.list) return listTrusted(args.json === true);
-  const { path, change } = trustWorkspace(args.dir ?? process.cwd(), process.env);
+  const { path, change } = trustWorkspace(args.dir ?? process.cwd(), agentHome());
   const widening = wideningKeys(path);
   const what = widening.length > 0 ? `its .mini-agent/config.json may now widen what you allowed (${widening.join(', ')})` : 'its .mini-agent/config.json widens nothing now';
   const line =
@@ -20,7 +21,7 @@ export function trustCommand(args: { dir?: string; list?: boolean; json?: boolea
 }
 
 export function untrustCommand(args: { dir?: string }): number {
-  const { path, removed } = untrustWorkspace(args.dir ?? process.cwd(), process.env);
+  const { path, removed } = untrustWorkspace(args.dir ?? process.cwd(), agentHome());
   process.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
   return EXIT.completed;
 }
@@ -49,7 +50,7 @@ function wideningKeys(dir: string): string[] {
 }
 
 function listTrusted(json: boolean): number {
-  const rows = trustRecords(process.env).map((r) => {
+  const rows = trustRecords(agentHome()).map((r) => {
     let state: string;
     if (r.configHash === null) state = 'trusted before config versions were recorded: trust it again';
     else state = projectConfigHash(r.path) === r.configHash ? 'config unchanged' : 'config changed since: trust it again';

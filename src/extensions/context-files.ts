@@ -28,7 +28,6 @@
 import { closeSync, fstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { readAt } from '../core/read-at.js';
-import { agentHome } from '../session/paths.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import { inside } from '../tools/workspace.js';
 import { currentUser, unsafeContextFile, type User } from './ownership.js';
@@ -181,10 +180,10 @@ function fit(head: Buffer, size: number, budget: number, path: string, cap: stri
 
 /**
  * Loads the context files for a workspace (see the module comment for the order, the cap and the
- * ownership rule). `user` is who runs us (default: this process; undefined where the platform
+ * ownership rule). `home`: the agent's home folder, where the user's own file is. `user` is who runs us (default: this process; undefined where the platform
  * has no uids, and then no ownership check is made).
  */
-export function loadContextFiles(opts: { cwd: string; env: NodeJS.ProcessEnv; maxBytes?: number; user?: User | null }): LoadedContext {
+export function loadContextFiles(opts: { cwd: string; home: string; maxBytes?: number; user?: User | null }): LoadedContext {
   const maxBytes = Math.max(0, Math.floor(opts.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES));
   const user = opts.user === undefined ? currentUser() : opts.user;
   const notices: string[] = [];
@@ -201,7 +200,7 @@ export function loadContextFiles(opts: { cwd: string; env: NodeJS.ProcessEnv; ma
     }
     found.push({ ...f, scope });
   };
-  add(findInFolder(agentHome(opts.env), maxBytes, notices), 'user');
+  add(findInFolder(opts.home, maxBytes, notices), 'user');
   const folders = foldersDownTo(opts.cwd);
   folders.forEach((dir, i) => add(findInFolder(dir, maxBytes, notices), i === folders.length - 1 ? 'workspace' : 'ancestor'));
 

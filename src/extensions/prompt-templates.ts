@@ -5,7 +5,6 @@
 // reads the two folders, the workspace's template winning over the user's of the same name.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { agentHome } from '../session/paths.js';
 import { parseFrontMatter } from './front-matter.js';
 
 export interface PromptTemplate {
@@ -97,10 +96,10 @@ async function readFolder(dir: string, source: PromptTemplate['source'], warning
 }
 
 /** The templates of a workspace and of the user's home; a workspace template hides the user's of the same name. */
-export async function loadPromptTemplates(opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ templates: PromptTemplate[]; warnings: string[] }> {
+export async function loadPromptTemplates(opts: { cwd: string; home: string }): Promise<{ templates: PromptTemplate[]; warnings: string[] }> {
   const warnings: string[] = [];
   const workspace = await readFolder(join(opts.cwd, '.mini-agent', 'prompts'), 'workspace', warnings);
-  const user = await readFolder(join(agentHome(opts.env), 'prompts'), 'user', warnings);
+  const user = await readFolder(join(opts.home, 'prompts'), 'user', warnings);
   const taken = new Set(workspace.map((t) => t.name));
   return { templates: [...workspace, ...user.filter((t) => !taken.has(t.name))].sort((a, b) => a.name.localeCompare(b.name)), warnings };
 }

@@ -17,7 +17,6 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Message } from '../core/types.js';
-import { agentHome } from '../session/paths.js';
 import { inside } from '../tools/workspace.js';
 import { parseFrontMatter } from './front-matter.js';
 
@@ -97,10 +96,10 @@ async function readPlace(root: string, source: Skill['source'], warnings: string
 }
 
 /** The skills of a workspace and of the user's home, sorted by name; a workspace skill hides the user's of the same name. */
-export async function loadSkills(opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ skills: Skill[]; warnings: string[] }> {
+export async function loadSkills(opts: { cwd: string; home: string }): Promise<{ skills: Skill[]; warnings: string[] }> {
   const warnings: string[] = [];
   const workspace = await readPlace(join(resolve(opts.cwd), '.mini-agent', 'skills'), 'workspace', warnings);
-  const user = await readPlace(join(agentHome(opts.env), 'skills'), 'user', warnings);
+  const user = await readPlace(join(opts.home, 'skills'), 'user', warnings);
   const taken = new Set(workspace.map((s) => s.name));
   const skills = [...workspace, ...user.filter((s) => !taken.has(s.name))];
   return { skills: skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), warnings };

@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isPlainObject, UsageError } from '../core/types.js';
-import { agentHome } from '../session/paths.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../session/private-fs.js';
 
 /** One trusted folder, as stored. */
@@ -38,8 +37,9 @@ export interface TrustState {
   record?: TrustRecord;
 }
 
-export function trustFile(env: NodeJS.ProcessEnv): string {
-  return join(agentHome(env), 'trusted-workspaces.json');
+/** HOME: the agent's home folder (session/paths.ts's agentHome, read at the edge). */
+export function trustFile(home: string): string {
+  return join(home, 'trusted-workspaces.json');
 }
 
 export function projectConfigFile(dir: string): string {
@@ -94,8 +94,8 @@ function hookPaths(bytes: Buffer | null): string[] {
 }
 
 /** The trusted folders. A missing file is an empty list; a broken one is a usage error naming it. */
-export function trustRecords(env: NodeJS.ProcessEnv): TrustRecord[] {
-  const file = trustFile(env);
+export function trustRecords(home: string): TrustRecord[] {
+  const file = trustFile(home);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -119,7 +119,7 @@ export function trustRecords(env: NodeJS.ProcessEnv): TrustRecord[] {
 }
 
 /** Where `dir` stands; `flag` is --trust-workspace. */
-export function trustState(dir: string, env: NodeJS.ProcessEnv, flag = false): TrustState {
+export function trustState(dir: string, home: string, flag = false): TrustState {
   if (flag) return { status: 'flag', trusted: true };
   let real: string;
   try {
@@ -127,7 +127,7 @@ export function trustState(dir: string, env: NodeJS.ProcessEnv, flag = false): T
   } catch {
     return { status: 'untrusted', trusted: false };
   }
-  const record = trustRecords(env).find((r) => r.path === real);
+  const record = trustRecords(home).find((r) => r.path === real);
   if (!record) return { status: 'untrusted', trusted: false };
   if (record.configHash === null || record.configHash !== projectConfigHash(real)) return { status: 'changed', trusted: false, record };
   return { status: 'trusted', trusted: true, record };
@@ -137,37 +137,37 @@ export function trustState(dir: string, env: NodeJS.ProcessEnv, flag = false): T
  * Trusts a folder for its current project config (written atomically, 0600); returns its real
  * path, the hash and whether it was new or renewed ('added', 'renewed', 'unchanged').
  */
-export function trustWorkspace(dir: string, env: NodeJS.ProcessEnv, now: () => Date = () => new Date()): { path: string; configHash: string; change: 'added' | 'renewed' | 'unchanged' } {
+export function trustWorkspace(dir: string, home: string, now: () => Date = () => new Date()): { path: string; configHash: string; change: 'added' | 'renewed' | 'unchanged' } {
   const real = realDir(dir, 'trust');
   const configHash = projectConfigHash(real);
-  const list = trustRecords(env);
+  const list = trustRecords(home);
   const old = list.find((r) => r.path === real);
   if (old?.configHash === configHash) return { path: real, configHash, change: 'unchanged' };
   const record: TrustRecord = { path: real, configHash, trustedAt: now().toISOString() };
-  writeRecords(env, [...list.filter((r) => r.path !== real), record]);
+  writeRecords(home, [...list.filter((r) => r.path !== real), record]);
   return { path: real, configHash, change: old ? 'renewed' : 'added' };
 }
 
 /** Takes a folder off the list (a folder that no longer exists is matched by its path as given). */
-export function untrustWorkspace(dir: string, env: NodeJS.ProcessEnv): { path: string; removed: boolean } {
+export function untrustWorkspace(dir: string, home: string): { path: string; removed: boolean } {
   let real: string;
   try {
     real = realpathSync(resolve(dir));
   } catch {
     real = resolve(dir);
   }
-  const list = trustRecords(env);
+  const list = trustRecords(home);
   if (!list.some((r) => r.path === real)) return { path: real, removed: false };
   writeRecords(
-    env,
+    home,
     list.filter((r) => r.path !== real),
   );
   return { path: real, removed: true };
 }
 
-function writeRecords(env: NodeJS.ProcessEnv, records: TrustRecord[]): void {
-  const file = trustFile(env);
-  makePrivateDir(agentHome(env));
+function writeRecords(home: string, records: TrustRecord[]): void {
+  const file = trustFile(home);
+  makePrivateDir(home);
   const tmp = `${file}.${process.pid}.tmp`;
   const sorted = [...records].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   writeFileSync(tmp, JSON.stringify({ version: 2, workspaces: sorted }, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });

@@ -6,6 +6,7 @@
 import stringWidth from 'string-width';
 import type { AgentFlags } from '../app/flags.js';
 import { resolveFor } from '../app/agent-start.js';
+import { agentContext } from '../app/agent-context.js';
 import { firstStartChoices, keyedProviders, keyVariables, missingKey, ollamaUrl, probeOllama, saveModelChoice, userConfigFile, type ModelChoice, type OllamaProbe } from '../app/first-start.js';
 import { prepareNodeFetch } from '../core/node-fetch.js';
 import { PROVIDERS } from '../model/models.js';
@@ -91,7 +92,7 @@ export async function firstStartIfNeeded(flags: AgentFlags, env: NodeJS.ProcessE
   if (flags.script) return undefined;
   let provider: string;
   try {
-    const resolved = resolveFor({ ...flags }, process.cwd(), env);
+    const resolved = resolveFor({ ...flags }, agentContext({ env }));
     if (!missingKey(resolved.config)) return undefined;
     provider = resolved.config.provider;
   } catch {

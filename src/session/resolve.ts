@@ -1,13 +1,13 @@
 // Resolving what users type: SESSION (a path, a full id, a unique id prefix, or a name) and
 // ENTRY (a full id, a unique prefix, or a label). Misses suggest the closest matches.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, mostRecent, summarizeAll, type SessionSummary } from './catalog.js';
 import { isContentEntry } from './entries.js';
 import { readHeader } from './session-file.js';
 import type { SessionStore } from './store.js';
-import { agentHome, sessionsDir } from './paths.js';
+import { allSessionsDir, type SessionPlace } from './paths.js';
 
 /** A SESSION or ENTRY that names nothing, or more than one thing. */
 export class ResolveError extends UsageError {
@@ -46,16 +46,16 @@ const describe = (s: SessionSummary) =>
   `  ${s.id.slice(0, 8)}  ${s.name ? JSON.stringify(s.name) + '  ' : ''}${s.lastUsed.slice(0, 16).replace('T', ' ')}  ${JSON.stringify((s.firstUserMessage ?? '').slice(0, 50))}`;
 
 /** The session file SESSION names. Searches this workspace first, then every workspace. */
-export function resolveSession(spec: string, cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveSession(spec: string, place: SessionPlace): string {
   if (spec.includes('/') || spec.endsWith('.jsonl')) {
     const file = resolve(spec);
     if (!existsSync(file)) throw new ResolveError('not_found', `session file not found: ${spec}`);
     return file;
   }
-  const here = summarizeAll(listSessionFiles(sessionsDir(cwd, env)));
+  const here = summarizeAll(listSessionFiles(place.sessions));
   const found = match(spec, here);
   if (found) return found;
-  const everywhere = summarizeAll(listAllSessionFiles(join(agentHome(env), 'sessions')));
+  const everywhere = summarizeAll(listAllSessionFiles(allSessionsDir(place.home)));
   const anywhere = match(spec, everywhere);
   if (anywhere) return anywhere;
   const near = closest(spec, everywhere.flatMap((s) => [s.id, ...(s.name ? [s.name] : [])]));
@@ -77,10 +77,10 @@ function match(spec: string, sessions: SessionSummary[]): string | undefined {
 }
 
 /** The most recently used (last written) session of this workspace. */
-export function continueSession(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+export function continueSession(place: SessionPlace): string {
   // Files without a readable session header (left empty by a crash, or not sessions) are skipped.
-  const file = mostRecent(listSessionFiles(sessionsDir(cwd, env)).filter((f) => readHeader(f)?.type === 'session'));
-  if (!file) throw new ResolveError('not_found', `no session to continue in this workspace (${cwd}); start one without -c`);
+  const file = mostRecent(listSessionFiles(place.sessions).filter((f) => readHeader(f)?.type === 'session'));
+  if (!file) throw new ResolveError('not_found', `no session to continue in this workspace (${place.cwd}); start one without -c`);
   return file;
 }
 

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { UsageError } from '../../src/core/types.js';
 import type { ScriptTurn } from '../../src/model/script.js';
 import type { MessageEntry, SessionEntry } from '../../src/session/entries.js';
+import { sessionPlace } from '../../src/session/paths.js';
 import { continueSession, resolveSession } from '../../src/session/resolve.js';
 import { SessionFileError } from '../../src/session/session-file.js';
 import { sessionStats } from '../../src/session/stats.js';
@@ -110,8 +111,8 @@ export async function agentName(o: { cwd: string; home: string }, session: strin
 
 /** In process, what `mini-agent tree [SESSION] --json` prints (it reads without the lock). */
 export function treeOf(session: string | undefined, o: { cwd: string; home: string }): ReturnType<typeof treeJson> {
-  const env = { MINI_AGENT_HOME: o.home };
-  return withStore(session === undefined ? continueSession(o.cwd, env) : resolveSession(session, o.cwd, env), (store) => treeJson(store, sessionStats(store)));
+  const place = sessionPlace(o.home, o.cwd);
+  return withStore(session === undefined ? continueSession(place) : resolveSession(session, place), (store) => treeJson(store, sessionStats(store)));
 }
 
 /**
