@@ -130,6 +130,31 @@ function stringLiterals(text: string): string[] {
   return out;
 }
 
+/**
+ * Where session/ and extensions/ may take the environment, and why: everything else there is given
+ * the plain values it uses (a folder, a flag), worked out once by createAgent (app/agent-context.ts)
+ * or a CLI entry point. Each is `file: name`, the function or field that takes it.
+ */
+const ENV_EXCEPTIONS: readonly string[] = [
+  // The edge's one read of MINI_AGENT_HOME, and the SDK's sessionsDir (src/index.ts), which reads it too.
+  'session/paths.ts: agentHome',
+  'session/paths.ts: sessionsDir',
+  'session/paths.ts: newSessionFile',
+  // MCP servers: what `${VAR}` in their settings expands from, and what a stdio server inherits of ours.
+  'extensions/mcp-config.ts: env',
+  'extensions/mcp-config.ts: expandVars',
+  'extensions/mcp-client.ts: env',
+  'extensions/mcp-tools.ts: serverEnv',
+];
+
+/** Each line of TEXT that takes or reads the environment, as `name` (the function, or else the field, it belongs to). */
+function environmentTakers(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => /NodeJS\.ProcessEnv|process\.env\b/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line))
+    .map((line) => line.match(/function\s+(\w+)/)?.[1] ?? line.match(/^\s*(?:readonly\s+)?(\w+)\??:/)?.[1] ?? line.trim());
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC);
 
@@ -188,5 +213,26 @@ describe('architecture', () => {
       `const e = 'it\\'s';`,
     ].join('\n');
     expect(stringLiterals(text)).toEqual(['read_file', 'grep', 'bash', 'find', 'nested', 'q', "it's"]);
+  });
+
+  it('session/ and extensions/ take no options and no environment, only the values they use, apart from the listed exceptions', () => {
+    const found: string[] = [];
+    for (const file of files.filter((f) => ['session', 'extensions'].includes(blockOf(f)))) {
+      for (const name of environmentTakers(readFileSync(file, 'utf8'))) found.push(`${relative(SRC, file)}: ${name}`);
+      // The SDK's options stay in the app layer.
+      if (/\bCreateAgentOptions\b/.test(readFileSync(file, 'utf8'))) found.push(`${relative(SRC, file)}: CreateAgentOptions`);
+    }
+    expect([...new Set(found)].sort()).toEqual([...ENV_EXCEPTIONS].sort());
+  });
+
+  it('the environment check sees parameters, fields and reads, and not comments', () => {
+    const text = [
+      'export function f(a: string, env: NodeJS.ProcessEnv): void {',
+      '  readonly env?: NodeJS.ProcessEnv;',
+      '  const x = process.env.HOME;',
+      '// env: NodeJS.ProcessEnv in a comment',
+      ' * process.env in a doc comment',
+    ].join('\n');
+    expect(environmentTakers(text)).toEqual(['f', 'env', 'const x = process.env.HOME;']);
   });
 });

@@ -56,6 +56,7 @@ export interface McpToolSettings {
 export interface ParseOptions {
   source: string;
   scope: McpServerSpec['scope'];
+  /** Our environment: what `${VAR}` in the servers' settings expands from. */
   env: NodeJS.ProcessEnv;
   /** Where a relative cwd is resolved from (the folder of the config file, or the workspace). */
   baseDir: string;
@@ -177,15 +178,15 @@ function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServe
 }
 
 /**
- * `${VAR}` and `${VAR:-default}` replaced from env. As in a shell, the default applies when the
+ * `${VAR}` and `${VAR:-default}` replaced from `vars` (our environment). As in a shell, the default applies when the
  * variable is unset or empty; `${VAR}` of an empty variable is "". A variable that is not set and
  * has no default is an error naming `where` (a config key) and the variable: starting a server
  * with a half-filled token would fail later with a worse message. Text that is not a reference
  * (`$HOME`, `${` alone, `${not a name}`) is kept as written.
  */
-export function expandVars(text: string, env: NodeJS.ProcessEnv, where: string): string {
+export function expandVars(text: string, vars: NodeJS.ProcessEnv, where: string): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g, (_m, name: string, hasDefault: string | undefined, fallback: string | undefined) => {
-    const value = env[name];
+    const value = vars[name];
     if (hasDefault !== undefined) return value === undefined || value === '' ? fallback! : value;
     if (value === undefined) throw new UsageError(`${where} uses \${${name}}, which is not set; set it, or write \${${name}:-default}`);
     return value;

@@ -202,11 +202,11 @@ export const INHERITED_ENV: readonly string[] = [
   'APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES',
 ];
 
-/** A stdio server's environment: the inherited variables of `env`, then the server's own. */
-export function serverEnv(env: NodeJS.ProcessEnv, own: Record<string, string>): Record<string, string> {
+/** A stdio server's environment: the inherited variables of ours (`parentEnv`), then the server's own. */
+export function serverEnv(parentEnv: NodeJS.ProcessEnv, own: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of INHERITED_ENV) {
-    const v = env[k];
+    const v = parentEnv[k];
     // A value starting with "()" is an exported shell function (a known injection vector).
     if (v !== undefined && !v.startsWith('()')) out[k] = v;
   }
