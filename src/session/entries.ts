@@ -6,7 +6,7 @@ import type { Message } from '../core/types.js';
 import type { BranchSummaryEntry } from './entry-kinds/branch-summary.js';
 import type { CompactionFailedEntry } from './entry-kinds/compaction-failed.js';
 import type { CompactionEntry } from './entry-kinds/compaction.js';
-import { ENTRY_KINDS, type AnyEntry, type NodeType } from './entry-kinds/index.js';
+import { NODE_TYPES, type AnyEntry, type NodeType } from './entry-kinds/index.js';
 import type { ModelWindowEntry } from './entry-kinds/model-window.js';
 import type { RunRecord, SessionSnapshot } from './entry-kinds/run.js';
 
@@ -64,10 +64,10 @@ export type NewEntry =
   | { type: 'session_info'; name: string | null }
   | ({ type: 'run'; snapshot: SessionSnapshot } & RunRecord);
 
-const NODE_TYPES: ReadonlySet<string> = new Set(ENTRY_KINDS.filter((k) => k.node).map((k) => k.type));
+const NODE_SET: ReadonlySet<string> = new Set(NODE_TYPES);
 
 export function isContentEntry(e: SessionEntry): e is ContentEntry {
-  return NODE_TYPES.has(e.type);
+  return NODE_SET.has(e.type);
 }
 
 export { entryShapeError } from './entry-shape.js';

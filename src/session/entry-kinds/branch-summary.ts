@@ -22,4 +22,9 @@ export const BranchSummaryEntrySchema = Type.Object(
 /** What was done on a branch that was left (`--branch ENTRY --summarize-left`): a node of the new branch. */
 export type BranchSummaryEntry = Static<typeof BranchSummaryEntrySchema>;
 
-export const branchSummaryKind = entryKind({ type: 'branch_summary', schema: BranchSummaryEntrySchema, node: true });
+export const branchSummaryKind = entryKind({
+  type: 'branch_summary',
+  schema: BranchSummaryEntrySchema,
+  node: true,
+  describe: (e) => ({ kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` }),
+});

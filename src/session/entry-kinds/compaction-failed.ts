@@ -2,6 +2,7 @@
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
+import { preview } from '../../core/types.js';
 import { base, Null, entryKind } from './parts.js';
 
 export const CompactionFailedEntrySchema = Type.Object(
@@ -21,4 +22,10 @@ export const CompactionFailedEntrySchema = Type.Object(
 /** A compaction (or branch summary) that was tried and failed: nothing was summarized, nothing lost (control entry). */
 export type CompactionFailedEntry = Static<typeof CompactionFailedEntrySchema>;
 
-export const compactionFailedKind = entryKind({ type: 'compaction_failed', schema: CompactionFailedEntrySchema, node: false });
+export const compactionFailedKind = entryKind({
+  type: 'compaction_failed',
+  schema: CompactionFailedEntrySchema,
+  node: false,
+  // A side record: shown under the entry that was the leaf when it was tried.
+  treeNote: (e, width) => ({ at: e.targetId, text: `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}` }),
+});

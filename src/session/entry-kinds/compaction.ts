@@ -28,4 +28,12 @@ export const CompactionEntrySchema = Type.Object(
 /** A summary of everything before `firstKeptEntryId`: a node of the tree. */
 export type CompactionEntry = Static<typeof CompactionEntrySchema>;
 
-export const compactionKind = entryKind({ type: 'compaction', schema: CompactionEntrySchema, node: true });
+export const compactionKind = entryKind({
+  type: 'compaction',
+  schema: CompactionEntrySchema,
+  node: true,
+  describe(e) {
+    const n = e.summarizedIds?.length;
+    return { kind: 'compaction', text: `[summary${n !== undefined ? ` of ${n} ${n === 1 ? 'entry' : 'entries'}` : ''}${e.reason ? `, ${e.reason}` : ''}] ${e.summary}` };
+  },
+});

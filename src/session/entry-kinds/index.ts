@@ -4,6 +4,7 @@
 // `npm run gen:entry-checks`). The order is the order of docs/session.schema.json.
 import type { Static, TSchema } from 'typebox';
 import { Type } from '../../core/type-builders.js';
+import type { EntryKind } from './parts.js';
 import { branchSummaryKind } from './branch-summary.js';
 import { compactionFailedKind } from './compaction-failed.js';
 import { compactionKind } from './compaction.js';
@@ -38,5 +39,17 @@ type EntryOf<K> = K extends { schema: infer S extends TSchema } ? Static<S> : ne
 export type AnyEntry = EntryOf<Kind>;
 /** The kinds that are nodes of the tree. */
 export type NodeType = Extract<Kind, { node: true }>['type'];
+
+/** The types of the kinds that are nodes of the tree, in the list's order. */
+export const NODE_TYPES = ENTRY_KINDS.filter((k) => k.node).map((k) => k.type) as NodeType[];
+
+const BY_TYPE: ReadonlyMap<string, EntryKind> = new Map(ENTRY_KINDS.map((k): [string, EntryKind] => [k.type, k]));
+
+/** The kind of an entry (of a known type: entries are checked when read). */
+export function kindOf(entry: { type: string }): EntryKind {
+  const kind = BY_TYPE.get(entry.type);
+  if (!kind) throw new Error(`unknown entry type "${entry.type}"`);
+  return kind;
+}
 
 export const SessionEntrySchema = Type.Union(ENTRY_KINDS.map((k) => k.schema) as unknown as SchemasOf<typeof ENTRY_KINDS>, { description: 'Lines 2.. of a session file.' });

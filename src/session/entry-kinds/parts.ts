@@ -29,15 +29,32 @@ export const SessionHeaderSchema = Type.Object(
 );
 export type SessionHeader = Static<typeof SessionHeaderSchema>;
 
+/** A node's line in `tree` (text and JSON): a short kind name and its text. */
+export interface TreeLine {
+  kind: string;
+  text: string;
+}
+
+/** A control entry shown beside a node in `tree`: the node it belongs under (`at`) and the note. */
+export interface TreeNote {
+  at: string | null;
+  text: string;
+}
+
 /**
  * What the session code knows of an entry kind. `node`: a content entry, a node of the tree
  * (it has a parent and may have children); otherwise a control entry (`parentId: null`), which
- * records a fact about the session and is never part of a path.
+ * records a fact about the session and is never part of a path. The hooks are methods so that
+ * a list of kinds can hold each with its own entry type.
  */
 export interface EntryKind<T extends string = string, S extends TObject = TObject, N extends boolean = boolean> {
   readonly type: T;
   readonly schema: S;
   readonly node: N;
+  /** Nodes: the line that describes the entry in `tree` (text and JSON). */
+  describe?(entry: Static<S>): TreeLine;
+  /** Control entries shown in `tree` under the node they concern (`width`: the preview width). */
+  treeNote?(entry: Static<S>, width: number): TreeNote;
 }
 
 /** Declares an entry kind (the type parameters are inferred: the hooks get the kind's entry type). */
