@@ -2,7 +2,16 @@
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/event-schema.js';
+import type { UserMessage } from '../../core/types.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
+
+export const BRANCH_SUMMARY_PREFIX =
+  'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
+
+/** The message that stands in for a branch that was left, on the new branch. */
+export function branchSummaryMessage(summary: string): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text: `${BRANCH_SUMMARY_PREFIX}<summary>\n${summary}\n</summary>` }] };
+}
 
 export const BranchSummaryEntrySchema = Type.Object(
   {
@@ -26,5 +35,6 @@ export const branchSummaryKind = entryKind({
   type: 'branch_summary',
   schema: BranchSummaryEntrySchema,
   node: true,
+  project: (e) => branchSummaryMessage(e.summary),
   describe: (e) => ({ kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` }),
 });

@@ -29,6 +29,8 @@ export const messageKind = entryKind({
   type: 'message',
   schema: MessageEntrySchema,
   node: true,
+  // An empty assistant message (a failed request) is not sent.
+  project: (e) => (e.message.role === 'assistant' && e.message.content.length === 0 ? undefined : e.message),
   describe(e) {
     const m = e.message;
     if (m.role === 'user') return { kind: 'user', text: textOf(m.content) };
