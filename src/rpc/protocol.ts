@@ -5,10 +5,11 @@
 // from them, and a test validates every line of real sessions against it.
 import { EXPORT_FORMATS } from '../app/export-formats.js';
 import { Type } from '../core/type-builders.js';
-import type { Static, TObject, TProperties, TSchema } from 'typebox';
+import { Unsafe, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
 import { ERROR_KINDS } from '../core/types.js';
+import { NODE_TYPES, type NodeType } from '../session/entry-kinds/index.js';
 import { MessageSchema } from '../session/entry-schema.js';
 import type { TreeJson } from '../session/tree-json.js';
 
@@ -36,7 +37,7 @@ const TreeSchema = Type.Object({
     Type.Object({
       id: Str,
       parentId: Nullable(Str),
-      type: lits('message', 'compaction', 'branch_summary'),
+      type: Unsafe<NodeType>(lits(...NODE_TYPES)),
       kind: Str,
       preview: Str,
       timestamp: Str,

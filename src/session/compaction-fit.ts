@@ -1,7 +1,7 @@
 // When the context no longer fits: plan a compaction that keeps less (halving the part kept,
 // down to the newest unit of the current turn) instead of giving up because "everything fits in
 // the part kept"; and when even that is not enough, name the message that is too big. Pure.
-import type { ContentEntry, SessionEntry } from './entries.js';
+import { isContentEntry, type ContentEntry, type SessionEntry } from './entries.js';
 import { liveEntries, planCompaction, type PlanResult } from './compaction-plan.js';
 import type { FileTracker } from './file-lists.js';
 import { estimateMessageTokens, estimateTextTokens } from './tokens.js';
@@ -27,7 +27,7 @@ export function planToFit(path: readonly (ContentEntry | SessionEntry)[], keepRe
 
 /** The largest message of the current turn (from its user message on): entry id, role and estimated tokens. */
 export function largestOfCurrentTurn(path: readonly (ContentEntry | SessionEntry)[]): { id: string; role: string; tokens: number } | undefined {
-  const content = path.filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary');
+  const content = path.filter(isContentEntry);
   const { live } = liveEntries(content);
   let start = live.length - 1;
   while (start > 0 && !(live[start].type === 'message' && (live[start] as { message: { role: string } }).message.role === 'user')) start--;

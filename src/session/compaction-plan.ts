@@ -4,7 +4,7 @@
 // no summarizer request can overflow. The summarizing call itself is injected (agent/compactor.ts).
 import { textWithImages } from '../core/image.js';
 import type { Message } from '../core/types.js';
-import type { BranchSummaryEntry, CompactionEntry, ContentEntry, FileLists, SessionEntry } from './entries.js';
+import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type ContentEntry, type FileLists, type SessionEntry } from './entries.js';
 import { collectFileLists, type FileTracker } from './file-lists.js';
 import type { SessionStore } from './store.js';
 import { estimateMessageTokens, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens.js';
@@ -89,7 +89,7 @@ function entryTokens(e: ContentEntry): number {
  * inside a turn: the turn's beginning is summarized apart from the history.
  */
 export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], keepRecentTokens: number, cwd?: string, tracker?: FileTracker): PlanResult {
-  const content = path.filter((e): e is ContentEntry => e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary');
+  const content = path.filter(isContentEntry);
   const { previous, live } = liveEntries(content);
   if (live.length < 2) return { ok: false, reason: 'there is nothing to summarize yet', code: 'empty' };
   let kept = 0;

@@ -1,8 +1,14 @@
 // The session file format: a header line, then one entry per line.
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
-import type { CompactionReason, LastRun, Stats } from '../core/events.js';
-import { isPlainObject, type Message, type Refusal } from '../core/types.js';
+import type { CompactionReason } from '../core/events.js';
+import type { Message } from '../core/types.js';
+import type { BranchSummaryEntry } from './entry-kinds/branch-summary.js';
+import type { CompactionFailedEntry } from './entry-kinds/compaction-failed.js';
+import type { CompactionEntry } from './entry-kinds/compaction.js';
+import { NODE_TYPES, type AnyEntry, type NodeType } from './entry-kinds/index.js';
+import type { ModelWindowEntry } from './entry-kinds/model-window.js';
+import type { RunRecord, SessionSnapshot } from './entry-kinds/run.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
@@ -19,162 +25,30 @@ import { isPlainObject, type Message, type Refusal } from '../core/types.js';
  */
 export const SESSION_FORMAT_VERSION = 6;
 
-export interface SessionHeader {
-  type: 'session';
-  version: number;
-  id: string;
-  cwd: string;
-  timestamp: string;
-  /** Set on a fork: the session and entry it was forked from. */
-  parentSession?: { id: string; path: string; entryId: string };
-}
-
-interface EntryBase {
-  id: string;
-  /** The entry this one follows in the tree; null for a root. Control entries always have null. */
-  parentId: string | null;
-  timestamp: string;
-}
-
-/** A message of the conversation: a node of the tree. */
-export interface MessageEntry extends EntryBase {
-  type: 'message';
-  message: Message;
-}
-
 export type { CompactionReason };
+export type { SessionHeader, FileLists } from './entry-kinds/parts.js';
+// The entry types are `Static` of the kinds' schemas (src/session/entry-kinds/).
+export type { MessageEntry } from './entry-kinds/message.js';
+export type { CompactionEntry } from './entry-kinds/compaction.js';
+export type { BranchSummaryEntry } from './entry-kinds/branch-summary.js';
+export type { LabelEntry } from './entry-kinds/label.js';
+export type { LeafEntry } from './entry-kinds/leaf.js';
+export type { SessionInfoEntry } from './entry-kinds/session-info.js';
+export type { CompactionFailedEntry } from './entry-kinds/compaction-failed.js';
+export type { PermissionGrantEntry } from './entry-kinds/permission-grant.js';
+export type { ModelChangeEntry } from './entry-kinds/model-change.js';
+export type { ModelWindowEntry } from './entry-kinds/model-window.js';
+export type { RunEntry, RunRecord, SessionSnapshot } from './entry-kinds/run.js';
 
-/** The files the summarized part of the conversation touched (workspace-relative), carried from compaction to compaction. */
-export interface FileLists {
-  readFiles: string[];
-  modifiedFiles: string[];
-}
+/** Any entry of a session file: a content entry (a node of the tree) or a control entry. */
+export type SessionEntry = AnyEntry;
+/** The nodes of the tree: messages, compactions, branch summaries. */
+export type ContentEntry = Extract<SessionEntry, { type: NodeType }>;
+/** The entries that record a fact about the session (`parentId: null`), never part of a path. */
+export type ControlEntry = Exclude<SessionEntry, ContentEntry>;
 
-/** A summary of everything before `firstKeptEntryId`: a node of the tree. */
-export interface CompactionEntry extends EntryBase {
-  type: 'compaction';
-  summary: string;
-  firstKeptEntryId: string;
-  /** The context size (tokens) before and after: the projection with the originals, and with the summary. */
-  tokensBefore?: number;
-  tokensAfter?: number;
-  /** The entries the summary stands in for (since the previous compaction), oldest first. */
-  summarizedIds?: string[];
-  details?: FileLists;
-  reason?: CompactionReason;
-  /** The summarizer, as provider/model. */
-  model?: string;
-  /** What was accepted short of the usual checks (a summary without its headings; one asked again, shorter). */
-  warnings?: string[];
-}
-
-/** What was done on a branch that was left (`--branch ENTRY --summarize-left`): a node of the new branch. */
-export interface BranchSummaryEntry extends EntryBase {
-  type: 'branch_summary';
-  summary: string;
-  /** The leaf of the branch that was left. */
-  fromId: string;
-  /** The entries of the left branch (after the common ancestor) that the summary stands in for. */
-  summarizedIds: string[];
-  details: FileLists;
-  model?: string;
-}
-
-/** A bookmark on an entry (control entry: not a tree node). `label: null` clears it. */
-export interface LabelEntry extends EntryBase {
-  type: 'label';
-  parentId: null;
-  targetId: string;
-  label: string | null;
-}
-
-/** A move of the active leaf (control entry). `targetId: null` means "before the first entry". */
-export interface LeafEntry extends EntryBase {
-  type: 'leaf';
-  parentId: null;
-  targetId: string | null;
-}
-
-/** The display name of the session (control entry); the last one wins, `null` clears it. */
-export interface SessionInfoEntry extends EntryBase {
-  type: 'session_info';
-  parentId: null;
-  name: string | null;
-}
-
-/** A compaction (or branch summary) that was tried and failed: nothing was summarized, nothing lost (control entry). */
-export interface CompactionFailedEntry extends EntryBase {
-  type: 'compaction_failed';
-  parentId: null;
-  /** The active leaf when it was tried. */
-  targetId: string | null;
-  reason: CompactionReason | 'branch';
-  error: string;
-  tokensBefore: number;
-  model?: string;
-}
-
-/** An approval the user gave "always, for this session" (control entry): a permission rule such as `bash(npm test)`. */
-export interface PermissionGrantEntry extends EntryBase {
-  type: 'permission_grant';
-  parentId: null;
-  rule: string;
-  /** `hmac-sha256:HEX` over the session id and the rule, keyed by the user's home (app/grant-seal.ts); a grant without a valid seal is not applied. */
-  seal?: string;
-}
-
-/** The session switched to another model (control entry); the last one is the session's model on resume. */
-export interface ModelChangeEntry extends EntryBase {
-  type: 'model_change';
-  parentId: null;
-  provider: string;
-  model: string;
-}
-
-/** A context window learned from the provider (control entry); compaction uses the last one for its provider and model. Never sent to the model. */
-export interface ModelWindowEntry extends EntryBase {
-  type: 'model_window';
-  parentId: null;
-  provider: string;
-  model: string;
-  contextWindow: number;
-  /** `error`: stated by an overflow error; `server`: reported by the server (`detail` says where). */
-  source: 'error' | 'server';
-  /** Where exactly, e.g. `vLLM /v1/models`. */
-  detail?: string;
-}
-
-/** What one run did; stored with a snapshot of the session's shape, so listings read only the tail. */
-export interface RunRecord extends LastRun {
-  error?: string;
-  /** Set when the run was refused (stopReason `refused`). */
-  refusal?: Refusal;
-  /** The active leaf when the run ended. */
-  leafId: string | null;
-}
-
-export interface SessionSnapshot {
-  /** Entries in the file before this one (content and control). */
-  entries: number;
-  /** Tips of the tree (content entries without children). */
-  branches: number;
-  name: string | null;
-  firstUserMessage: string | null;
-  /** Totals for the session and its active path at the time of the snapshot. */
-  stats?: { session: Stats; activePath: Stats };
-}
-
-
-/** Appended at the end of every run (control entry). */
-export interface RunEntry extends EntryBase, RunRecord {
-  type: 'run';
-  parentId: null;
-  snapshot: SessionSnapshot;
-}
-
-export type ContentEntry = MessageEntry | CompactionEntry | BranchSummaryEntry;
-export type ControlEntry = LabelEntry | LeafEntry | SessionInfoEntry | RunEntry | CompactionFailedEntry | PermissionGrantEntry | ModelChangeEntry | ModelWindowEntry;
-export type SessionEntry = ContentEntry | ControlEntry;
+/** What the store fills in. */
+type EntryBase = { id: string; parentId: string | null; timestamp: string };
 
 /** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
 export type NewEntry =
@@ -190,70 +64,10 @@ export type NewEntry =
   | { type: 'session_info'; name: string | null }
   | ({ type: 'run'; snapshot: SessionSnapshot } & RunRecord);
 
+const NODE_SET: ReadonlySet<string> = new Set(NODE_TYPES);
+
 export function isContentEntry(e: SessionEntry): e is ContentEntry {
-  return e.type === 'message' || e.type === 'compaction' || e.type === 'branch_summary';
+  return NODE_SET.has(e.type);
 }
 
-const ENTRY_TYPES = new Set(['message', 'compaction', 'branch_summary', 'label', 'leaf', 'session_info', 'run', 'compaction_failed', 'permission_grant', 'model_change', 'model_window']);
-
-/** Checks the shape every entry must have; returns a reason when it is wrong. */
-export function entryShapeError(value: unknown): string | undefined {
-  if (!isPlainObject(value)) return 'not a JSON object';
-  const e = value;
-  if (typeof e.id !== 'string' || e.id === '') return 'missing "id"';
-  if (e.parentId !== null && typeof e.parentId !== 'string') return 'missing "parentId"';
-  if (typeof e.type !== 'string') return 'missing "type"';
-  if (!ENTRY_TYPES.has(e.type)) return `unknown entry type "${e.type}"`;
-  if (typeof e.timestamp !== 'string') return 'missing "timestamp"';
-  switch (e.type) {
-    case 'message': {
-      const m = e.message as Record<string, unknown> | undefined;
-      if (typeof m !== 'object' || m === null) return 'message entry without "message"';
-      if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'toolResult') return `unknown message role "${String(m.role)}"`;
-      if (!Array.isArray(m.content)) return 'message without a "content" array';
-      for (const c of m.content as unknown[]) {
-        const block = c as Record<string, unknown> | null;
-        if (typeof block !== 'object' || block === null || typeof block.type !== 'string') return 'message content item without a "type"';
-        if (block.type === 'text' && typeof block.text !== 'string') return 'text content without "text"';
-        if (block.type === 'toolCall' && (typeof block.id !== 'string' || typeof block.name !== 'string')) return 'tool call without "id"/"name"';
-      }
-      if (m.role === 'toolResult' && typeof m.toolCallId !== 'string') return 'tool result without "toolCallId"';
-      if (m.role === 'assistant' && (typeof m.usage !== 'object' || m.usage === null || typeof m.stopReason !== 'string')) {
-        return 'assistant message without "usage"/"stopReason"';
-      }
-      return undefined;
-    }
-    case 'compaction':
-      if (typeof e.summary !== 'string' || typeof e.firstKeptEntryId !== 'string') return 'compaction without "summary"/"firstKeptEntryId"';
-      return undefined;
-    case 'branch_summary':
-      if (typeof e.summary !== 'string' || typeof e.fromId !== 'string') return 'branch_summary without "summary"/"fromId"';
-      return undefined;
-    case 'compaction_failed':
-      if (typeof e.error !== 'string' || typeof e.reason !== 'string') return 'compaction_failed without "reason"/"error"';
-      return undefined;
-    case 'model_change':
-      if (typeof e.provider !== 'string' || typeof e.model !== 'string') return 'model_change without "provider"/"model"';
-      return undefined;
-    case 'model_window':
-      if (typeof e.provider !== 'string' || typeof e.model !== 'string') return 'model_window without "provider"/"model"';
-      if (typeof e.contextWindow !== 'number' || !(e.contextWindow > 0) || (e.source !== 'error' && e.source !== 'server')) return 'model_window without a positive "contextWindow" and a "source" (error or server)';
-      return undefined;
-    case 'permission_grant':
-      if (typeof e.rule !== 'string' || e.rule === '') return 'permission_grant without "rule"';
-      return undefined;
-    case 'label':
-      if (typeof e.targetId !== 'string' || (e.label !== null && typeof e.label !== 'string')) return 'label without "targetId"/"label"';
-      return undefined;
-    case 'leaf':
-      if (e.targetId !== null && typeof e.targetId !== 'string') return 'leaf without "targetId"';
-      return undefined;
-    case 'session_info':
-      if (e.name !== null && typeof e.name !== 'string') return 'session_info without "name"';
-      return undefined;
-    case 'run':
-      if (typeof e.runId !== 'string' || typeof e.snapshot !== 'object' || e.snapshot === null) return 'run without "runId"/"snapshot"';
-      return undefined;
-  }
-  return undefined;
-}
+export { entryShapeError } from './entry-shape.js';

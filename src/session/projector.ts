@@ -2,12 +2,12 @@
 // It never mutates an entry; it returns the entries' own message objects (treat them as read-only).
 import type { Message, ToolCall, UserMessage } from '../core/types.js';
 import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
+import { kindOf } from './entry-kinds/index.js';
 
 export const SUMMARY_PREFIX =
   'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
 
-export const BRANCH_SUMMARY_PREFIX =
-  'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
+export { BRANCH_SUMMARY_PREFIX, branchSummaryMessage } from './entry-kinds/branch-summary.js';
 
 /** The message that stands in for everything a compaction summarized. */
 export function summaryMessage(summary: string): UserMessage {
@@ -46,20 +46,10 @@ export function projectMessages(path: readonly (ContentEntry | SessionEntry)[]):
   return out;
 }
 
-/** The message that stands in for a branch that was left, on the new branch. */
-export function branchSummaryMessage(summary: string): UserMessage {
-  return { role: 'user', content: [{ type: 'text', text: `${BRANCH_SUMMARY_PREFIX}<summary>\n${summary}\n</summary>` }] };
-}
-
+/** An entry's message for the model, as its kind projects it (control entries and compactions: none). */
 function pushMessage(out: Message[], entry: ContentEntry | SessionEntry): void {
-  if (entry.type === 'branch_summary') {
-    out.push(branchSummaryMessage(entry.summary));
-    return;
-  }
-  if (entry.type !== 'message') return;
-  const m = entry.message;
-  if (m.role === 'assistant' && m.content.length === 0) return;
-  out.push(m);
+  const m = kindOf(entry).project?.(entry);
+  if (m) out.push(m);
 }
 
 /**

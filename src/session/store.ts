@@ -309,12 +309,7 @@ export class SessionStore {
       case 'session_info':
         this.sessionName = entry.name;
         break;
-      case 'run':
-      case 'compaction_failed':
-      case 'permission_grant':
-      case 'model_change':
-      case 'model_window':
-        break;
+      // The other control entries are records the store keeps and does not act on.
     }
   }
 }

@@ -1,25 +1,15 @@
 // The entry tree as data (pure: a store in, plain objects out): what `tree --json`, the SDK's
 // session.tree() and RPC's get_tree return. One line of description per entry.
 import type { SessionStats } from '../core/events.js';
-import { preview, textOf } from '../core/types.js';
+import { preview } from '../core/types.js';
 import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
+import { kindOf } from './entry-kinds/index.js';
+import type { TreeLine } from './entry-kinds/parts.js';
 import type { SessionStore } from './store.js';
 
-export function describeEntry(e: ContentEntry): { kind: string; text: string } {
-  if (e.type === 'compaction') {
-    const n = e.summarizedIds?.length;
-    return { kind: 'compaction', text: `[summary${n !== undefined ? ` of ${n} ${n === 1 ? 'entry' : 'entries'}` : ''}${e.reason ? `, ${e.reason}` : ''}] ${e.summary}` };
-  }
-  if (e.type === 'branch_summary') return { kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` };
-  const m = e.message;
-  if (m.role === 'user') return { kind: 'user', text: textOf(m.content) };
-  if (m.role === 'toolResult') return { kind: `result`, text: `${m.isError ? '✗' : '✓'} ${m.toolName}: ${textOf(m.content)}` };
-  const calls = m.content.flatMap((c) =>
-    c.type !== 'toolCall' ? [] : [c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments), 40)})`],
-  );
-  const text = textOf(m.content);
-  const failed = m.stopReason === 'error' || m.stopReason === 'aborted' ? ` [${m.stopReason}${m.errorMessage ? `: ${m.errorMessage}` : ''}]` : '';
-  return { kind: 'assistant', text: [text, ...calls].filter(Boolean).join(' ') + failed };
+/** The line that describes a node in `tree`: its kind's `describe`. */
+export function describeEntry(e: ContentEntry): TreeLine {
+  return kindOf(e).describe!(e);
 }
 
 export function treeJson(store: SessionStore, stats: SessionStats) {

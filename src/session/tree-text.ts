@@ -4,6 +4,7 @@ import type { SessionStats, Stats } from '../core/events.js';
 import { preview } from '../core/types.js';
 import type { ContentEntry } from './entries.js';
 import type { SessionStore } from './store.js';
+import { kindOf } from './entry-kinds/index.js';
 import { describeEntry } from './tree-json.js';
 import { costText } from '../core/cost-text.js';
 
@@ -11,10 +12,11 @@ export function formatTree(store: SessionStore, width = 72): string {
   const active = new Set(store.activePath().map((e) => e.id));
   const leaf = store.leafId;
   const lines: string[] = [];
-  // Failed compactions are side records: shown under the entry that was the leaf when they were tried.
-  const failed = new Map<string | null, string[]>();
+  // Side records (a failed compaction) are shown under the node they concern: their kind's treeNote.
+  const notes = new Map<string | null, string[]>();
   for (const e of store.entries()) {
-    if (e.type === 'compaction_failed') failed.set(e.targetId, [...(failed.get(e.targetId) ?? []), `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}`]);
+    const note = kindOf(e).treeNote?.(e, width);
+    if (note) notes.set(note.at, [...(notes.get(note.at) ?? []), note.text]);
   }
   type Item = { entry: ContentEntry; first: string; rest: string };
   const stack: Item[] = [];
@@ -35,7 +37,7 @@ export function formatTree(store: SessionStore, width = 72): string {
       const label = store.labelOf(entry.id);
       const tags = [label ? `[label: ${label}]` : '', entry.id === leaf ? '◀ leaf' : ''].filter(Boolean).join(' ');
       lines.push(`${first}${mark} ${entry.id} ${kind.padEnd(10)} ${JSON.stringify(preview(text, width))}${tags ? ' ' + tags : ''}`);
-      for (const note of failed.get(entry.id) ?? []) lines.push(`${rest}    ${note}`);
+      for (const note of notes.get(entry.id) ?? []) lines.push(`${rest}    ${note}`);
       const kids = store.children(entry.id);
       if (kids.length === 1) {
         entry = kids[0];

@@ -1,0 +1,31 @@
+// The `compaction_failed` control entry: a compaction or branch summary that was tried and failed.
+import type { Static } from 'typebox';
+import { Type } from '../../core/type-builders.js';
+import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
+import { preview } from '../../core/types.js';
+import { base, Null, entryKind } from './parts.js';
+
+export const CompactionFailedEntrySchema = Type.Object(
+  {
+    type: Type.Literal('compaction_failed'),
+    ...base,
+    parentId: Null,
+    /** The active leaf when it was tried. */
+    targetId: Type.Union([Str, Null]),
+    reason: Type.Union([CompactionReasonSchema, Type.Literal('branch')]),
+    error: Str,
+    tokensBefore: Type.Number(),
+    model: Type.Optional(Str),
+  },
+  { description: 'A compaction or branch summary that was tried and failed; nothing was summarized or lost.' },
+);
+/** A compaction (or branch summary) that was tried and failed: nothing was summarized, nothing lost (control entry). */
+export type CompactionFailedEntry = Static<typeof CompactionFailedEntrySchema>;
+
+export const compactionFailedKind = entryKind({
+  type: 'compaction_failed',
+  schema: CompactionFailedEntrySchema,
+  node: false,
+  // A side record: shown under the entry that was the leaf when it was tried.
+  treeNote: (e, width) => ({ at: e.targetId, text: `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}` }),
+});
