@@ -10,8 +10,8 @@ import type { ImageContent, TextContent } from '../core/types.js';
 import { sniffImage } from '../core/image.js';
 import { decide, type PermissionPolicy } from '../tools/permissions.js';
 import { isAbsolute } from 'node:path';
-import { displayPath, resolveForRead, type Boundary } from '../tools/workspace.js';
-import { atPaths, fitImages, readPromptImages, type PromptImage } from './prompt-images.js';
+import { displayPath, type Boundary } from '../tools/workspace.js';
+import { atPathTargets, fitImages, readPromptImages, type PromptImage } from './prompt-images.js';
 
 /** The most bytes of one file read into a prompt. */
 export const PER_FILE_BYTES = 20 * 1024;
@@ -37,18 +37,8 @@ export function readAttachments(text: string, given: readonly PromptImage[] | un
 /** The `<file>` blocks of the text files a text's `@path` tokens name (see the header). */
 export function atPathFiles(text: string, boundary: Boundary, policy: PermissionPolicy, caps = { perFile: PER_FILE_BYTES, total: TOTAL_BYTES }): TextContent[] {
   const out: TextContent[] = [];
-  const seen = new Set<string>();
   let left = caps.total;
-  for (const token of atPaths(text)) {
-    let real: string;
-    try {
-      real = resolveForRead(boundary, token);
-      if (!statSync(real).isFile()) continue;
-    } catch {
-      continue; // not a file in the workspace: an ordinary @word
-    }
-    if (seen.has(real)) continue;
-    seen.add(real);
+  for (const real of atPathTargets(text, boundary)) {
     const shown = displayPath(boundary, real);
     const outside = isAbsolute(shown);
     const verdict = decide(policy, { tool: 'read_file', risk: 'read', paths: [shown], outsideWorkspace: outside });

@@ -84,17 +84,8 @@ function checked(bytes: Buffer, shown: string): ImageRead {
 /** The images a text's `@path` tokens name (see promptImages), read now. */
 function readAtPathImages(text: string, boundary: Boundary): ImageRead[] {
   const out: ImageRead[] = [];
-  const seen = new Set<string>();
-  for (const token of atPaths(text)) {
-    let real: string;
-    try {
-      real = resolveForRead(boundary, token);
-      if (!statSync(real).isFile()) continue;
-    } catch {
-      continue; // not a file in the workspace: an ordinary @word
-    }
-    if (seen.has(real) || !isImageFile(real)) continue;
-    seen.add(real);
+  for (const real of atPathTargets(text, boundary)) {
+    if (!isImageFile(real)) continue;
     const shown = `@${displayPath(boundary, real)}`;
     try {
       out.push({ bytes: readImageFile(real, shown), shown, strict: false });
@@ -103,6 +94,20 @@ function readAtPathImages(text: string, boundary: Boundary): ImageRead[] {
     }
   }
   return out;
+}
+
+/** The files a text's `@path` tokens name (resolved through the boundary), each once, in order; a token that names no file is an ordinary @word. */
+export function atPathTargets(text: string, boundary: Boundary): string[] {
+  const out = new Set<string>();
+  for (const token of atPaths(text)) {
+    try {
+      const real = resolveForRead(boundary, token);
+      if (statSync(real).isFile()) out.add(real);
+    } catch {
+      // not a file in the workspace: an ordinary @word
+    }
+  }
+  return [...out];
 }
 
 /** The `@path` tokens of a text: `@` at the start or after whitespace, up to whitespace; trailing punctuation is not part of it. */
