@@ -1,37 +1,29 @@
 // Core types shared by every block. No I/O, no imports from other blocks.
+import type { Static } from 'typebox';
+import type {
+  Assistant,
+  Image,
+  MessageSchema,
+  ModelErrorKindSchema,
+  ModelErrorSchema,
+  QueueItemSchema,
+  QueueKindSchema,
+  RefusalSchema,
+  StopReasonSchema,
+  Text,
+  Thinking,
+  ToolCallSchema,
+  ToolResultMessageSchema,
+  UsageSchema,
+  UserMessageSchema,
+} from './message-schema.js';
 
-export interface TextContent {
-  type: 'text';
-  text: string;
-}
-
+// The message types are `Static` of their schemas (message-schema.ts): declared once.
+export type TextContent = Static<typeof Text>;
 /** An image, inline: base64 bytes and their media type (image/png, image/jpeg, image/gif, image/webp). */
-export interface ImageContent {
-  type: 'image';
-  /** The image's bytes, base64 (no data: prefix). */
-  data: string;
-  mimeType: string;
-}
-
-export interface ThinkingContent {
-  type: 'thinking';
-  thinking: string;
-  /** Provider signature (Anthropic) that must accompany the block when it is sent back. */
-  signature?: string;
-}
-
-export interface ToolCall {
-  type: 'toolCall';
-  /** Provider-issued (or generated) id; the matching result carries it. */
-  id: string;
-  name: string;
-  /** Parsed arguments. When the raw text was not valid JSON this is `{}` and `argumentsError` says why. */
-  arguments: Record<string, unknown>;
-  /** Set when the streamed arguments could not be parsed; the call is never run. */
-  argumentsError?: string;
-  /** The argument text exactly as the model streamed it, kept whenever it could not be parsed (with `argumentsError`). */
-  rawArguments?: string;
-}
+export type ImageContent = Static<typeof Image>;
+export type ThinkingContent = Static<typeof Thinking>;
+export type ToolCall = Static<typeof ToolCallSchema>;
 
 /**
  * A tool as the model sees it: a name, a description and a JSON Schema for the arguments.
@@ -48,94 +40,22 @@ export interface ToolSpec {
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 
 /** Why an assistant message ended. */
-export type StopReason = 'stop' | 'toolUse' | 'length' | 'contentFilter' | 'error' | 'aborted';
-
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Cost in US dollars of what was priced (0 when nothing was). */
-  cost: number;
-  /** Some of these tokens had no known price (a model missing from the table, without configured prices): `cost` leaves them out, and displays say "cost unknown". */
-  costUnknown?: boolean;
-}
-
-/**
- * Why a response was refused: by the model itself (Anthropic `stop_reason: "refusal"`, an OpenAI
- * `refusal` with no answer) or by the provider's content filter (`finish_reason: "content_filter"`).
- */
-export interface Refusal {
-  reason: 'refusal' | 'content_filter';
-  /** The provider's category, when it gives one (Anthropic `stop_details.category`). */
-  category?: string;
-  /** The provider's or the model's explanation, when there is one. */
-  explanation?: string;
-}
-
+export type StopReason = Static<typeof StopReasonSchema>;
+export type Usage = Static<typeof UsageSchema>;
+/** Why a response was refused: by the model itself or by the provider's content filter. */
+export type Refusal = Static<typeof RefusalSchema>;
 /** A message sent while a run is in progress: a steer (after the current tool batch) or a follow-up (when the run would end). */
-export type QueueKind = 'steer' | 'follow_up';
+export type QueueKind = Static<typeof QueueKindSchema>;
+export type QueueItem = Static<typeof QueueItemSchema>;
 
-export interface QueueItem {
-  id: string;
-  kind: QueueKind;
-  text: string;
-}
-
-export interface UserMessage {
-  role: 'user';
-  content: (TextContent | ImageContent)[];
-}
-
-export interface AssistantMessage {
-  role: 'assistant';
-  content: AssistantContent[];
-  stopReason: StopReason;
-  usage: Usage;
-  model?: string;
-  provider?: string;
-  /** Present when stopReason is `error` or `aborted`. */
-  errorMessage?: string;
-  /** Present when stopReason is `contentFilter`: who refused, and why when the provider says. */
-  refusal?: Refusal;
-}
-
-export interface ToolResultMessage {
-  role: 'toolResult';
-  toolCallId: string;
-  toolName: string;
-  content: (TextContent | ImageContent)[];
-  isError: boolean;
-  details?: Record<string, unknown>;
-}
-
-export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+export type UserMessage = Static<typeof UserMessageSchema>;
+export type AssistantMessage = Static<typeof Assistant>;
+export type ToolResultMessage = Static<typeof ToolResultMessageSchema>;
+export type Message = Static<typeof MessageSchema>;
 
 /** The kinds of model failure the loop can tell apart. */
-export type ModelErrorKind =
-  | 'auth'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'server'
-  | 'context_overflow'
-  | 'network'
-  /** The provider sent something that is not a valid stream frame (broken JSON, not an object). */
-  | 'invalid_response'
-  | 'bad_request'
-  | 'aborted'
-  | 'unknown';
-
-export interface ModelError {
-  kind: ModelErrorKind;
-  message: string;
-  retryable: boolean;
-  status?: number;
-  retryAfterMs?: number;
-  /** On a `context_overflow`: the model's window, when the provider's error states it. */
-  contextWindow?: number;
-  /** On a `context_overflow`: the rejected request's input tokens, when the provider's error states them. */
-  requestTokens?: number;
-}
+export type ModelErrorKind = Static<typeof ModelErrorKindSchema>;
+export type ModelError = Static<typeof ModelErrorSchema>;
 
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };

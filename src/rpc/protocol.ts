@@ -5,13 +5,12 @@
 // from them, and a test validates every line of real sessions against it.
 import { EXPORT_FORMATS } from '../app/export-formats.js';
 import { Type } from '../core/type-builders.js';
-import { Unsafe, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
-import { Int, lits, QueueItemSchema, SessionStatsSchema, Str, type Assert, type Equals } from '../core/event-schema.js';
+import type { Static, TObject, TProperties, TSchema } from 'typebox';
+import { SessionStatsSchema } from '../core/event-kinds/run.js';
+import { Int, lits, MessageSchema, QueueItemSchema, Str } from '../core/message-schema.js';
 import { EVENT_SCHEMA_VERSION } from '../core/events.js';
 import { ERROR_KINDS } from '../core/types.js';
-import { NODE_TYPES, type NodeType } from '../session/entry-kinds/index.js';
-import { MessageSchema } from '../session/entry-schema.js';
-import type { TreeJson } from '../session/tree-json.js';
+import { TreeSchema } from '../session/tree-schema.js';
 
 /** Bump on an incompatible change to commands or responses. Additive within version 1: set_thinking (issue 23). */
 export const RPC_PROTOCOL_VERSION = 1;
@@ -21,36 +20,6 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Null]);
 
 const SessionInfo = Type.Object({ id: Str, file: Nullable(Str), name: Nullable(Str) });
 const ModelInfo = Type.Object({ provider: Str, id: Str });
-
-const TreeSchema = Type.Object({
-  session: Type.Object({
-    id: Str,
-    file: Nullable(Str),
-    name: Nullable(Str),
-    cwd: Str,
-    parentSession: Nullable(Type.Object({ id: Str, path: Str, entryId: Str })),
-  }),
-  leafId: Nullable(Str),
-  branches: Int,
-  stats: SessionStatsSchema,
-  entries: Type.Array(
-    Type.Object({
-      id: Str,
-      parentId: Nullable(Str),
-      type: Unsafe<NodeType>(lits(...NODE_TYPES)),
-      kind: Str,
-      preview: Str,
-      timestamp: Str,
-      label: Nullable(Str),
-      active: Type.Boolean(),
-      children: Type.Array(Str),
-    }),
-  ),
-  failedCompactions: Type.Array(
-    Type.Object({ id: Str, targetId: Nullable(Str), reason: lits('threshold', 'overflow', 'manual', 'branch'), error: Str, tokensBefore: Type.Number(), timestamp: Str }),
-  ),
-});
-export type _TreeMatches = Assert<Equals<Static<typeof TreeSchema>, TreeJson>>;
 
 const message = { message: Type.String({ minLength: 1, description: 'the text' }) };
 const images = Type.Optional(

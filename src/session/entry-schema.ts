@@ -2,14 +2,10 @@
 // schema is declared in its module (src/session/entry-kinds/), and the entry types are `Static`
 // of them. docs/session.schema.json is generated from it (`npm run docs:schema`); a test checks
 // the file is current and that real session files validate.
-import type { Static } from 'typebox';
-import type { Assert, Equals } from '../core/event-schema.js';
-import type { Message } from '../core/types.js';
 import { SessionEntrySchema } from './entry-kinds/index.js';
-import { MessageSchema } from './entry-kinds/message.js';
 import { SessionHeaderSchema } from './entry-kinds/parts.js';
 
-export { MessageSchema, SessionEntrySchema, SessionHeaderSchema };
+export { SessionEntrySchema, SessionHeaderSchema };
 
 /** The document written to docs/session.schema.json. */
 export function sessionJsonSchema(): Record<string, unknown> {
@@ -20,6 +16,3 @@ export function sessionJsonSchema(): Record<string, unknown> {
     $defs: { header: JSON.parse(JSON.stringify(SessionHeaderSchema)), entry: JSON.parse(JSON.stringify(SessionEntrySchema)) },
   };
 }
-
-// ---- compile-time check: the message as stored is the message of core/types.ts ----
-export type _MessageMatches = Assert<Equals<Static<typeof MessageSchema>, Message>>;

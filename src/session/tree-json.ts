@@ -6,13 +6,16 @@ import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from '.
 import { kindOf } from './entry-kinds/index.js';
 import type { TreeLine } from './entry-kinds/parts.js';
 import type { SessionStore } from './store.js';
+import type { TreeJson } from './tree-schema.js';
+
+export type { TreeJson };
 
 /** The line that describes a node in `tree`: its kind's `describe`. */
 export function describeEntry(e: ContentEntry): TreeLine {
   return kindOf(e).describe!(e);
 }
 
-export function treeJson(store: SessionStore, stats: SessionStats) {
+export function treeJson(store: SessionStore, stats: SessionStats): TreeJson {
   const active = new Set(store.activePath().map((e) => e.id));
   return {
     session: { id: store.id, file: store.file, name: store.name, cwd: store.header.cwd, parentSession: store.header.parentSession ?? null },
@@ -36,13 +39,9 @@ export function treeJson(store: SessionStore, stats: SessionStats) {
           children: store.children(e.id).map((c) => c.id),
         };
       }),
-    /** Compactions that were tried and failed (nothing was summarized), with the leaf they were tried at. */
     failedCompactions: store
       .entries()
       .filter((e): e is CompactionFailedEntry => e.type === 'compaction_failed')
       .map((e) => ({ id: e.id, targetId: e.targetId, reason: e.reason, error: e.error, tokensBefore: e.tokensBefore, timestamp: e.timestamp })),
   };
 }
-
-/** What `tree --json`, session.tree() and RPC get_tree return. */
-export type TreeJson = ReturnType<typeof treeJson>;

@@ -1,7 +1,7 @@
 // The `branch_summary` entry: what was done on a branch that was left, a node of the new branch.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { Str } from '../../core/event-schema.js';
+import { Str } from '../../core/message-schema.js';
 import type { UserMessage } from '../../core/types.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
 

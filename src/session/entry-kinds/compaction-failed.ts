@@ -1,7 +1,8 @@
 // The `compaction_failed` control entry: a compaction or branch summary that was tried and failed.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
+import { CompactionReasonSchema } from '../../core/event-kinds/compaction.js';
+import { Str } from '../../core/message-schema.js';
 import { preview } from '../../core/types.js';
 import { base, Null, entryKind } from './parts.js';
 

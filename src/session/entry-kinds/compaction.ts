@@ -1,7 +1,8 @@
 // The `compaction` entry: a summary standing in for everything before `firstKeptEntryId`, a node of the tree.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
+import { CompactionReasonSchema } from '../../core/event-kinds/compaction.js';
+import { Str } from '../../core/message-schema.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
 
 export const CompactionEntrySchema = Type.Object(

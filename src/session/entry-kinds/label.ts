@@ -1,7 +1,7 @@
 // The `label` control entry: a bookmark on an entry.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { Str } from '../../core/event-schema.js';
+import { Str } from '../../core/message-schema.js';
 import { base, Null, entryKind } from './parts.js';
 
 export const LabelEntrySchema = Type.Object(

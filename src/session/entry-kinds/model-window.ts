@@ -1,7 +1,7 @@
 // The `model_window` control entry: a context window learned from the provider.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { Str } from '../../core/event-schema.js';
+import { Str } from '../../core/message-schema.js';
 import { base, Null, entryKind } from './parts.js';
 
 export const ModelWindowEntrySchema = Type.Object(

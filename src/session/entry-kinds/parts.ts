@@ -3,7 +3,7 @@
 // `Static` of it) and what the consumers need to know about it; index.ts lists the kinds.
 import type { Static, TObject } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { Str } from '../../core/event-schema.js';
+import { Str } from '../../core/message-schema.js';
 import type { Message } from '../../core/types.js';
 
 /** The fields every entry has (with `type` first and `parentId` after them). */

@@ -2,7 +2,8 @@
 // session's shape so listings read only the tail.
 import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
-import { Int, LastRunSchema, RefusalSchema, StatsSchema, Str } from '../../core/event-schema.js';
+import { LastRunSchema, StatsSchema } from '../../core/event-kinds/run.js';
+import { Int, RefusalSchema, Str } from '../../core/message-schema.js';
 import { base, Null, entryKind } from './parts.js';
 
 const RunRecordSchema = Type.Object({
