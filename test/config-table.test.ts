@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { flagsHelpModule, withReadmeTables } from '../src/app/config-docs.js';
 import { checkConfig } from '../src/app/config-check.js';
 import { resolveConfig } from '../src/app/config.js';
+import { SHOWN_ELSEWHERE, showConfig } from '../src/app/config-show.js';
 import { AGENT_FLAGS, AGENT_FLAGS_HELP } from '../src/app/flags.js';
 import { CONFIG_KEYS, CONFIG_TABLE, configFileSchema } from '../src/core/config-table.js';
 import { DEFAULT_MAX_TURNS, DEFAULT_RETRY } from '../src/index.js';
@@ -149,5 +150,18 @@ describe('the defaults are the table’s', () => {
   it("the SDK's lower blocks fall back to the same values", () => {
     expect(DEFAULT_MAX_TURNS).toBe(CONFIG_TABLE.maxTurns.default);
     expect(DEFAULT_RETRY).toEqual({ maxRetries: CONFIG_TABLE['retry.maxRetries'].default, baseDelayMs: CONFIG_TABLE['retry.baseDelayMs'].default, maxDelayMs: CONFIG_TABLE['retry.maxDelayMs'].default });
+  });
+
+  it('--show-config has a row for every key (or the rows that show what it gives), valued and sourced as resolved', () => {
+    const resolved = resolveConfig({ flags: { maxTurns: 7 }, env: {}, user: { file: 'u.json', data: { bash: { timeoutSeconds: 30 }, thinking: 'low' } } });
+    const rows = new Map(showConfig(resolved, {}).map((r) => [r.key, r]));
+    for (const row of CONFIG_KEYS) {
+      if (SHOWN_ELSEWHERE.includes(row.key)) expect(rows.has(row.key), row.key).toBe(false);
+      else expect(rows.has(row.key), `${row.key} has no --show-config row`).toBe(true);
+    }
+    expect(rows.get('maxTurns')).toEqual({ key: 'maxTurns', value: 7, source: 'flag --max-turns' });
+    expect(rows.get('bash.timeoutSeconds')).toEqual({ key: 'bash.timeoutSeconds', value: 30, source: 'user config u.json' });
+    expect(rows.get('thinking')).toEqual({ key: 'thinking', value: 'low', source: 'user config u.json' });
+    expect(rows.get('idleTimeoutMs')).toEqual({ key: 'idleTimeoutMs', value: CONFIG_TABLE.idleTimeoutMs.default, source: 'default' });
   });
 });
