@@ -6,6 +6,7 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinTools } from '../src/app/tools.js';
+import { CONFIG_KEYS } from '../src/core/config-table.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -155,6 +156,48 @@ function environmentTakers(text: string): string[] {
     .map((line) => line.match(/function\s+(\w+)/)?.[1] ?? line.match(/^\s*(?:readonly\s+)?(\w+)\??:/)?.[1] ?? line.trim());
 }
 
+/**
+ * Where a value of the config table's defaults may be written again beside its key's name, and
+ * why. Each is `file: key`.
+ */
+const DEFAULT_EXCEPTIONS: readonly string[] = [
+  // A model request that names no thinking level asks for none: the request's meaning, not the configuration's default.
+  'model/anthropic-convert.ts: thinking',
+  'model/openai-convert.ts: thinking',
+];
+
+/** A number as the source writes it (`300_000`, `64 * 1024`), or undefined. */
+function numberOf(expression: string): number | undefined {
+  const factors = expression.split('*').map((f) => Number(f.trim().replaceAll('_', '')));
+  return factors.every((f) => Number.isFinite(f)) ? factors.reduce((a, b) => a * b, 1) : undefined;
+}
+
+/**
+ * The keys whose default TEXT writes again: a line that names the key (its last part, or its
+ * flag: `maxTurns`, `DEFAULT_MAX_TURNS`, `--max-turns`) and gives it the table's value as a
+ * fallback or a default (`?? 50`, `= 300_000`, `maxRetries: 4`, `|| 'auto'`, `(default 120)`).
+ * Comments are skipped; booleans are not checked (too common to tell apart).
+ */
+function defaultCopies(text: string, rows: readonly { key: string; flag?: string; default?: unknown }[]): string[] {
+  const found: string[] = [];
+  const squash = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
+  // Comments and type aliases (`type ProviderApi = 'openai' | …` names a kind, not a default) are not values.
+  const code = text.split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*|(export\s+)?type\s)/.test(line)).map((line) => line.replace(/\s\/\/ .*$/, ''));
+  for (const row of rows) {
+    if (typeof row.default !== 'number' && typeof row.default !== 'string') continue;
+    const names = [row.key.split('.').pop()!, ...(row.flag ? [row.flag.split(' ')[0]] : [])].map(squash);
+    const given = /(?:\?\?|\|\||(?<![=!<>])=(?!=)|:|\(default)\s*('[^']*'|"[^"]*"|\d[\d_]*(?:\s*\*\s*\d[\d_]*)*)/g;
+    for (const line of code) {
+      if (!names.some((n) => squash(line).includes(n))) continue;
+      for (const m of line.matchAll(given)) {
+        const value = /^['"]/.test(m[1]) ? m[1].slice(1, -1) : numberOf(m[1]);
+        if (value === row.default) found.push(row.key);
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC);
 
@@ -223,6 +266,37 @@ describe('architecture', () => {
       if (/\bCreateAgentOptions\b/.test(readFileSync(file, 'utf8'))) found.push(`${relative(SRC, file)}: CreateAgentOptions`);
     }
     expect([...new Set(found)].sort()).toEqual([...ENV_EXCEPTIONS].sort());
+  });
+
+  it("no literal default outside the config table: every other block takes the value, or the table's own (core/config-table.ts), apart from the listed exceptions", () => {
+    const found: string[] = [];
+    for (const file of files.filter((f) => !f.endsWith('.generated.ts') && relative(SRC, f) !== join('core', 'config-table.ts'))) {
+      for (const key of defaultCopies(readFileSync(file, 'utf8'), CONFIG_KEYS)) found.push(`${relative(SRC, file)}: ${key}`);
+    }
+    expect(found.sort()).toEqual([...DEFAULT_EXCEPTIONS].sort());
+  });
+
+  it('the default check sees fallbacks, constants, fields and help text, and not comments or other numbers', () => {
+    const rows = [
+      { key: 'maxTurns', flag: '--max-turns N', default: 50 },
+      { key: 'idleTimeoutMs', default: 300_000 },
+      { key: 'contextFiles.maxBytes', default: 65536 },
+      { key: 'cache.retention', default: '5m' },
+      { key: 'bash.timeoutSeconds', flag: '--bash-timeout S', default: 120 },
+    ];
+    const copies = (line: string) => defaultCopies(line, rows);
+    expect(copies('const maxTurns = opts.maxTurns ?? 50;')).toEqual(['maxTurns']);
+    expect(copies('export const DEFAULT_MAX_TURNS = 50;')).toEqual(['maxTurns']);
+    expect(copies("  --max-turns N       stop after N model turns (default 50)")).toEqual(['maxTurns']);
+    expect(copies('const DEFAULT_IDLE_TIMEOUT_MS = 300_000;')).toEqual(['idleTimeoutMs']);
+    expect(copies('export const DEFAULT_CONTEXT_MAX_BYTES = 64 * 1024;')).toEqual(['contextFiles.maxBytes']);
+    expect(copies("const retention = c.retention ?? '5m';")).toEqual(['cache.retention']);
+    expect(copies("  --bash-timeout S    bash's default timeout in seconds (default 120)")).toEqual(['bash.timeoutSeconds']);
+    expect(copies('if (maxTurns === 50) x();')).toEqual([]);
+    expect(copies('// maxTurns ?? 50 in a comment')).toEqual([]);
+    expect(copies("export type Retention = '5m' | '1h';")).toEqual([]);
+    expect(copies('const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;')).toEqual([]);
+    expect(copies('const other = opts.rounds ?? 50;')).toEqual([]);
   });
 
   it('the environment check sees parameters, fields and reads, and not comments', () => {

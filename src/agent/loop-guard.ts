@@ -1,6 +1,7 @@
 // The loop guard: the same tool with the same arguments several times in a row is a model going
 // in circles. From `warnAfter` repeats its result carries a warning; at `stopAfter` the call is not
 // run and the run stops with stopReason "loop_detected". Counted across the turns of one run.
+import { CONFIG_TABLE } from '../core/config-table.js';
 import type { ToolCall } from '../core/types.js';
 
 export interface LoopGuardSettings {
@@ -10,7 +11,8 @@ export interface LoopGuardSettings {
   stopAfter: number;
 }
 
-export const DEFAULT_LOOP_GUARD: LoopGuardSettings = { warnAfter: 3, stopAfter: 6 };
+/** The configuration's defaults (core/config-table.ts), for callers that give none. */
+export const DEFAULT_LOOP_GUARD: LoopGuardSettings = { warnAfter: CONFIG_TABLE['loopGuard.warnAfter'].default, stopAfter: CONFIG_TABLE['loopGuard.stopAfter'].default };
 
 /** The same name with the same arguments (key order does not matter) gives the same signature. */
 export function callSignature(call: Pick<ToolCall, 'name' | 'arguments'>): string {

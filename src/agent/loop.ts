@@ -29,11 +29,13 @@ import type { CompactionConfig } from './compactor.js';
 import { compactAfterOverflow, compactBeforeRequest, type CompactionStepContext } from './compaction-step.js';
 import type { Inbox, QueuedMessage } from './inbox.js';
 import type { ThinkingLevel } from '../model/thinking.js';
+import { CONFIG_TABLE } from '../core/config-table.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
 
-export const DEFAULT_MAX_TURNS = 50;
+/** The configuration's default (core/config-table.ts), for callers that give none. */
+export const DEFAULT_MAX_TURNS = CONFIG_TABLE.maxTurns.default;
 export { DEFAULT_IDLE_TIMEOUT_MS } from './turn-stream.js';
 
 export interface LoopOptions extends TurnPolicy {

@@ -1,10 +1,11 @@
 // The one retry layer. The SDKs' own retries are off; this policy decides: only retryable
 // kinds, exponential backoff with full jitter, `retry-after` honoured, attempts and delay capped,
 // and the wait is abortable.
+import { CONFIG_TABLE } from '../core/config-table.js';
 import type { ModelError, ModelErrorKind } from '../core/types.js';
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (default 4: at most 5 requests). */
+  /** Retries after the first attempt (4 of them: at most 5 requests). */
   maxRetries: number;
   /** The first backoff ceiling; doubles each retry. */
   baseDelayMs: number;
@@ -12,7 +13,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
+/** The configuration's defaults (core/config-table.ts), for callers that give none. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: CONFIG_TABLE['retry.maxRetries'].default,
+  baseDelayMs: CONFIG_TABLE['retry.baseDelayMs'].default,
+  maxDelayMs: CONFIG_TABLE['retry.maxDelayMs'].default,
+};
 
 /**
  * Kinds retried fewer times than the policy allows. A proxy can corrupt one frame, so an invalid

@@ -30,7 +30,7 @@ export interface RunnerOptions extends TurnPolicy {
   now?: () => number;
   /** Compaction (in the loop, and `compact()`); without it the runner never compacts. */
   compaction?: CompactionConfig;
-  /** The loop guard's thresholds (default: warn at 3 repeats, stop at 6). */
+  /** The loop guard's thresholds (default: the configuration's, core/config-table.ts). */
   loopGuard?: LoopGuardSettings;
   /** The most a run may spend (--max-cost): it stops before a request that could pass it. */
   budget?: BudgetPolicy;

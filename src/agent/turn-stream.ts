@@ -1,11 +1,13 @@
 // One model turn: stream a response, forward its deltas as events, retry retryable failures,
 // and drop a stream that goes quiet. Never throws; the loop gets a message and maybe an error.
+import { CONFIG_TABLE } from '../core/config-table.js';
 import type { EventBody } from '../core/events.js';
 import { emptyUsage, type AssistantMessage, type ModelError } from '../core/types.js';
 import type { ModelAdapter, ModelStreamEvent } from '../model/adapter.js';
 import { decideRetry, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js';
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** The configuration's default (core/config-table.ts), for callers that give none. */
+export const DEFAULT_IDLE_TIMEOUT_MS = CONFIG_TABLE.idleTimeoutMs.default;
 export const ABORTED: ModelError = { kind: 'aborted', message: 'the run was aborted', retryable: false };
 
 /** How a turn is retried and timed out; shared by the loop and the runner options. */

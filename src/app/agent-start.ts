@@ -2,6 +2,7 @@
 // session gets its model first (a wrong key fails before a file is created); an existing one is
 // opened first, because it may have switched models (a model_change entry) and a resume continues
 // with the last one unless the caller chose a model.
+import { CONFIG_TABLE } from '../core/config-table.js';
 import { mark } from '../core/timings.js';
 import { UsageError } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -124,7 +125,7 @@ export function resolveFor(options: CreateAgentOptions, ctx: AgentContext, over:
     return resolved;
   } catch (err) {
     if (!(err instanceof UnknownProviderError) || !(o.script || o.modelAdapter)) throw err;
-    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: 'openai' }, { ...flags, provider: undefined }, home);
+    return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: CONFIG_TABLE.provider.default }, { ...flags, provider: undefined }, home);
   }
 }
 

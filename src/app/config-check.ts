@@ -1,33 +1,78 @@
-// The shape check of a config.json file: every key known, every value of the right type, and an
-// error that names the file, the key and what is wrong. Permission rules are parsed here too, so
-// a malformed rule stops the run before anything runs.
+// The shape check of a config.json file, read off the config table's schemas (core/config-table.ts):
+// every key known, every value of the right type, and an error that names the file, the key and
+// what is wrong. The schemas are small JSON Schema objects, walked here (no schema compiler is
+// loaded). Permission rules are parsed here too, so a malformed rule stops the run before anything runs.
+import { configFileSchema } from '../core/config-table.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule } from '../tools/permissions.js';
-import { CACHE_RETENTIONS } from '../model/cache.js';
 
-export const TOP_LEVEL_KEYS: readonly string[] = [
-  'provider',
-  'model',
-  'baseUrl',
-  'apiKey',
-  'maxTurns',
-  'timeoutMs',
-  'idleTimeoutMs',
-  'retry',
-  'models',
-  'compaction',
-  'bash',
-  'permissions',
-  'hooks',
-  'allowPaths',
-  'tools',
-  'loopGuard',
-  'mcpServers',
-  'contextFiles',
-  'cache',
-  'budget',
-  'thinking',
-];
+/** The JSON Schema words the table's schemas use. */
+interface Schema {
+  type?: string;
+  enum?: readonly string[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  /** A number's unit; a record's keys and values (for the messages). */
+  description?: string;
+  /** What an unknown key of an object is not (default: a setting). */
+  title?: string;
+  pattern?: string;
+  properties?: Record<string, Schema>;
+  patternProperties?: Record<string, Schema>;
+  items?: Schema;
+}
+
+/** Each top-level key: its row's schema, or, for a group (`retry`), an object of its rows. */
+const TOP_LEVEL: ReadonlyMap<string, Schema> = new Map(Object.entries(configFileSchema().properties as Record<string, Schema>));
+
+export const TOP_LEVEL_KEYS: readonly string[] = [...TOP_LEVEL.keys()];
+
+/** `> 0` or `>= 2`. */
+function bound(s: Schema): string {
+  return s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : `>= ${s.minimum}`;
+}
+
+function inBounds(s: Schema, v: number): boolean {
+  return (s.exclusiveMinimum === undefined || v > s.exclusiveMinimum) && (s.minimum === undefined || v >= s.minimum);
+}
+
+/** What is wrong with `value` against `schema`, at `key`: [key, what] of the first problem, or undefined. */
+function problem(value: unknown, s: Schema, key: string): [string, string] | undefined {
+  if (s.patternProperties) {
+    if (!isPlainObject(value)) return [key, `must be an object of ${s.description}`];
+    const each = Object.values(s.patternProperties)[0];
+    for (const [k, v] of Object.entries(value)) {
+      const p = problem(v, each, `${key}.${k}`);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (s.properties) {
+    if (!isPlainObject(value)) return [key, 'must be an object'];
+    for (const [k, v] of Object.entries(value)) {
+      const known = s.properties[k];
+      if (!known) return [`${key}.${k}`, `is not a known ${s.title ?? 'setting'} (${Object.keys(s.properties).join(', ')})`];
+      const p = problem(v, known, `${key}.${k}`);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (s.enum) return typeof value === 'string' && s.enum.includes(value) ? undefined : [key, `must be one of ${s.enum.map((x) => `"${x}"`).join(', ')}`];
+  switch (s.type) {
+    case 'string':
+      return typeof value === 'string' ? undefined : [key, 'must be a string'];
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : [key, 'must be true or false'];
+    case 'integer':
+      return Number.isInteger(value) && inBounds(s, value as number) ? undefined : [key, `must be a whole number ${bound(s)}`];
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) && inBounds(s, value) ? undefined : [key, `must be a number ${bound(s)}${s.description ? ` (${s.description})` : ''}`];
+    case 'array':
+      return Array.isArray(value) && value.every((x) => typeof x === 'string' && x.trim() !== '') ? undefined : [key, 'must be an array of non-empty strings'];
+    default:
+      return undefined;
+  }
+}
 
 export function checkConfig(data: unknown, file: string): void {
   const fail = (key: string, what: string): never => {
@@ -35,64 +80,13 @@ export function checkConfig(data: unknown, file: string): void {
   };
   if (!isPlainObject(data)) fail('(top level)', 'must be a JSON object');
   const d = data as Record<string, unknown>;
-  for (const k of Object.keys(d)) if (!TOP_LEVEL_KEYS.includes(k)) fail(k, `is not a known setting (known: ${TOP_LEVEL_KEYS.join(', ')})`);
-  for (const k of ['provider', 'model', 'baseUrl', 'apiKey']) if (d[k] !== undefined && typeof d[k] !== 'string') fail(k, 'must be a string');
-  for (const k of ['maxTurns', 'timeoutMs', 'idleTimeoutMs']) if (d[k] !== undefined && !(Number.isInteger(d[k]) && (d[k] as number) > 0)) fail(k, 'must be a whole number > 0');
-  const object = (key: string, known: Record<string, (value: unknown, key: string) => void>) => {
-    const value = d[key];
-    if (value === undefined) return;
-    if (!isPlainObject(value)) fail(key, 'must be an object');
-    for (const [k, v] of Object.entries(value as object)) {
-      const check = known[k];
-      if (!check) fail(`${key}.${k}`, `is not a known setting (${Object.keys(known).join(', ')})`);
-      check(v, `${key}.${k}`);
-    }
-  };
-  const wholeAtLeast = (min: number) => (v: unknown, key: string) => {
-    if (!(Number.isInteger(v) && (v as number) >= min)) fail(key, `must be a whole number >= ${min}`);
-  };
-  const bool = (v: unknown, key: string) => {
-    if (typeof v !== 'boolean') fail(key, 'must be true or false');
-  };
-  const strings = (v: unknown, key: string) => {
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) fail(key, 'must be an array of non-empty strings');
-  };
-  const rules = (v: unknown, key: string) => {
-    strings(v, key);
-    for (const rule of v as string[]) parseRule(rule, `${file} ${key}`);
-  };
-  object('retry', { maxRetries: wholeAtLeast(0), baseDelayMs: wholeAtLeast(0), maxDelayMs: wholeAtLeast(0) });
-  object('compaction', { enabled: bool, reserveTokens: wholeAtLeast(1), keepRecentTokens: wholeAtLeast(1) });
-  const oneOf = (values: readonly string[]) => (v: unknown, key: string) => {
-    if (typeof v !== 'string' || !values.includes(v)) fail(key, `must be one of ${values.map((x) => `"${x}"`).join(', ')}`);
-  };
-  object('bash', { timeoutSeconds: wholeAtLeast(1), maxTimeoutSeconds: wholeAtLeast(1), envAllowlist: strings, parallel: bool, sandbox: oneOf(['auto', 'required', 'off']), network: bool });
-  object('permissions', { allow: rules, ask: rules, deny: rules });
-  object('loopGuard', { warnAfter: wholeAtLeast(2), stopAfter: wholeAtLeast(2) });
-  object('contextFiles', { enabled: bool, maxBytes: wholeAtLeast(1024) });
-  object('cache', { retention: oneOf(CACHE_RETENTIONS) });
-  object('budget', { maxCostUsd: (v, key) => (typeof v === 'number' && Number.isFinite(v) && v > 0) || fail(key, 'must be a number > 0 (US dollars)') });
-  if (d.thinking !== undefined) oneOf(['off', 'low', 'medium', 'high'])(d.thinking, 'thinking');
-  // Each server's shape is checked where it is parsed (extensions/mcp-config.ts), with the same kind of message.
-  if (d.mcpServers !== undefined && !isPlainObject(d.mcpServers)) fail('mcpServers', 'must be an object of server name → {command, args, env} or {url, headers}');
-  for (const k of ['hooks', 'allowPaths', 'tools']) if (d[k] !== undefined) strings(d[k], k);
-  if (d.models !== undefined) {
-    if (!isPlainObject(d.models)) fail('models', 'must be an object of model id → settings');
-    for (const [id, m] of Object.entries(d.models as object)) {
-      if (!isPlainObject(m)) fail(`models.${id}`, 'must be an object');
-      for (const [k, val] of Object.entries(m as object)) {
-        if (k === 'pricing') {
-          if (!isPlainObject(val)) fail(`models.${id}.pricing`, 'must be an object');
-          for (const [pk, pv] of Object.entries(val as object)) {
-            if (!['input', 'output', 'cacheRead', 'cacheWrite'].includes(pk)) fail(`models.${id}.pricing.${pk}`, 'is not a known price (input, output, cacheRead, cacheWrite)');
-            if (typeof pv !== 'number' || pv < 0) fail(`models.${id}.pricing.${pk}`, 'must be a number >= 0 (US$ per million tokens)');
-          }
-        } else if (k === 'contextWindow' || k === 'maxOutputTokens') {
-          if (!(Number.isInteger(val) && val > 0)) fail(`models.${id}.${k}`, 'must be a whole number > 0');
-        } else if (k === 'images') {
-          bool(val, `models.${id}.images`);
-        } else fail(`models.${id}.${k}`, 'is not a known setting (contextWindow, maxOutputTokens, pricing, images)');
-      }
-    }
+  for (const k of Object.keys(d)) if (!TOP_LEVEL.has(k)) fail(k, `is not a known setting (known: ${TOP_LEVEL_KEYS.join(', ')})`);
+  for (const [k, schema] of TOP_LEVEL) {
+    if (d[k] === undefined) continue;
+    const p = problem(d[k], schema, k);
+    if (p) fail(...p);
   }
+  // Each server's shape is checked where it is parsed (extensions/mcp-config.ts), with the same kind of message.
+  const permissions = (d.permissions ?? {}) as Record<string, string[]>;
+  for (const [level, rules] of Object.entries(permissions)) for (const rule of rules) parseRule(rule, `${file} permissions.${level}`);
 }

@@ -3,6 +3,7 @@
 // know has a price only when the configuration gives its input and output prices (zeros say
 // "free"), or when its provider prices every model (ollama: a local server, $0). A budget needs a
 // known price. Pure: config.ts calls it with what it merged.
+import { flagSource } from '../core/config-table.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { DEFAULT_MODEL_INFO, type ModelInfo, type Pricing, type ProviderPreset } from '../model/models.js';
 
@@ -49,7 +50,7 @@ export function resolveBudget(opts: {
   model: string;
 }): { maxCostUsd: number | undefined; source: string } {
   const maxCostUsd = opts.flag ?? (typeof opts.configured === 'number' ? opts.configured : undefined);
-  const source = opts.flag !== undefined ? 'flag --max-cost' : (opts.configuredSource ?? 'default (no budget)');
+  const source = opts.flag !== undefined ? flagSource('budget.maxCostUsd') : (opts.configuredSource ?? 'default (no budget)');
   if (maxCostUsd !== undefined && !opts.pricing) {
     throw new UsageError(
       `a budget (${source}: $${maxCostUsd}) cannot be kept: the prices of ${opts.model} are unknown; ` +

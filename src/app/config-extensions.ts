@@ -4,8 +4,8 @@
 // later layer (user, then project, then --mcp-config) replaces one of the same name.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { flagSource } from '../core/config-table.js';
 import { isPlainObject, UsageError } from '../core/types.js';
-import { DEFAULT_CONTEXT_MAX_BYTES } from '../extensions/context-files.js';
 import { mergeMcpServers, parseMcpServers, type McpServerSpec } from '../extensions/mcp-config.js';
 
 export interface ExtensionSettings {
@@ -28,8 +28,8 @@ export interface ExtensionInputs {
   mcpServers?: Record<string, unknown>;
   /** false: --no-context-files. */
   contextFiles?: boolean;
-  /** The merged `contextFiles` of the config files. */
-  merged?: unknown;
+  /** The merged `contextFiles` of the layers (the table's defaults, then the config files). */
+  merged: unknown;
 }
 
 export function extensionSettings(inputs: ExtensionInputs, sources: Record<string, string>): ExtensionSettings {
@@ -48,14 +48,12 @@ export function extensionSettings(inputs: ExtensionInputs, sources: Record<strin
   if (inputs.mcpServers !== undefined) {
     layers.push(parseMcpServers(inputs.mcpServers, { source: 'the mcpServers option', scope: 'flag', env, baseDir: cwd }));
   }
-  // contextFiles follows the usual precedence: `merged` is the config files' layers already merged
-  // (mergeLayers in config.ts, with each value's source), and the flag comes on top.
-  const files = (isPlainObject(inputs.merged) ? inputs.merged : {}) as { enabled?: boolean; maxBytes?: number };
-  const enabled = inputs.contextFiles === false ? false : (files.enabled ?? true);
-  if (inputs.contextFiles === false) sources['contextFiles.enabled'] = 'flag --no-context-files';
-  sources['contextFiles.enabled'] ??= 'default';
-  const maxBytes = files.maxBytes ?? DEFAULT_CONTEXT_MAX_BYTES;
-  sources['contextFiles.maxBytes'] ??= 'default';
+  // contextFiles follows the usual precedence: `merged` is the layers already merged, the table's
+  // defaults first (mergeLayers in config.ts, with each value's source), and the flag comes on top.
+  const files = inputs.merged as { enabled: boolean; maxBytes: number };
+  const enabled = inputs.contextFiles === false ? false : files.enabled;
+  if (inputs.contextFiles === false) sources['contextFiles.enabled'] = flagSource('contextFiles.enabled');
+  const maxBytes = files.maxBytes;
   return { mcpServers: mergeMcpServers(layers), contextFiles: { enabled, maxBytes } };
 }
 

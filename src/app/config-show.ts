@@ -3,11 +3,11 @@
 import { maskKey as redact } from '../core/redact.js';
 import type { Resolved } from './config.js';
 import { describeSandbox, sandboxStatus } from '../tools/sandbox.js';
+import { valueAt, type ConfigKeyName } from '../core/config-table.js';
 
 /** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)` (core/redact.ts, where every secret shape lives). */
 export { redact };
 
-/** The lines of `--show-config`: every effective value with its source, keys redacted. */
 /** One line of `--show-config`: a setting (or a context file, skill, server), its value and where it comes from. */
 export interface ConfigRow {
   key: string;
@@ -15,51 +15,59 @@ export interface ConfigRow {
   source: string;
 }
 
-/** `env`: where MINI_AGENT_BWRAP is read (the bash.sandbox row probes the sandbox, once per process). */
+/** The keys of the config table that are not rows here: the extensions' rows show what they give (context files, MCP servers), and `models.*` is the window, output cap, images and prices below. */
+export const SHOWN_ELSEWHERE: readonly ConfigKeyName[] = ['models', 'mcpServers', 'contextFiles.enabled', 'contextFiles.maxBytes'];
+
+/**
+ * The rows, in their order: the config table's keys (each `shown`: its effective value and source,
+ * unless its row says more) among the values worked out from them (the window, prices, approvals).
+ * `env`: where MINI_AGENT_BWRAP is read (the bash.sandbox row probes the sandbox, once per process).
+ */
 export function showConfig(resolved: Resolved, env: Readonly<Record<string, string | undefined>> = process.env): ConfigRow[] {
   const c = resolved.config;
   const s = resolved.sources;
+  const shown = (key: ConfigKeyName, value: unknown = valueAt(c, key), source: string = s[key] ?? 'default'): ConfigRow => ({ key, value, source });
+  const rules = (key: 'permissions.allow' | 'permissions.ask' | 'permissions.deny', list: readonly { text: string; source: string }[]) =>
+    shown(key, list.map((r) => r.text).join(', ') || '(none)', [...new Set(list.map((r) => r.source))].join('; ') || 'none set');
   const rows: ConfigRow[] = [
-    { key: 'provider', value: c.provider, source: s.provider },
-    { key: 'model', value: c.model, source: s.model },
-    { key: 'baseUrl', value: c.baseUrl, source: s.baseUrl },
-    { key: 'apiKey', value: redact(c.apiKey), source: s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed') },
-    { key: 'maxTurns', value: c.maxTurns, source: s.maxTurns },
-    { key: 'timeoutMs', value: c.timeoutMs, source: s.timeoutMs },
-    { key: 'idleTimeoutMs', value: c.idleTimeoutMs, source: s.idleTimeoutMs },
-    { key: 'retry.maxRetries', value: c.retry.maxRetries, source: s['retry.maxRetries'] },
-    { key: 'retry.baseDelayMs', value: c.retry.baseDelayMs, source: s['retry.baseDelayMs'] },
-    { key: 'retry.maxDelayMs', value: c.retry.maxDelayMs, source: s['retry.maxDelayMs'] },
+    shown('provider'),
+    shown('model'),
+    shown('baseUrl'),
+    shown('apiKey', redact(c.apiKey), s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed')),
+    shown('maxTurns'),
+    shown('timeoutMs'),
+    shown('idleTimeoutMs'),
+    shown('retry.maxRetries'),
+    shown('retry.baseDelayMs'),
+    shown('retry.maxDelayMs'),
     { key: 'contextWindow', value: c.contextWindow, source: s.contextWindow },
-    { key: 'compaction.enabled', value: c.compaction.enabled, source: s['compaction.enabled'] },
-    { key: 'compaction.reserveTokens', value: c.compaction.reserveTokens, source: s['compaction.reserveTokens'] },
-    { key: 'compaction.keepRecentTokens', value: c.compaction.keepRecentTokens, source: s['compaction.keepRecentTokens'] },
+    shown('compaction.enabled'),
+    shown('compaction.reserveTokens'),
+    shown('compaction.keepRecentTokens'),
     { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
-    { key: 'thinking', value: c.thinking, source: s.thinking },
+    shown('thinking'),
     { key: 'images', value: c.images, source: s.images ?? 'default' },
-    { key: 'bash.timeoutSeconds', value: c.bash.timeoutSeconds, source: s['bash.timeoutSeconds'] },
-    { key: 'bash.maxTimeoutSeconds', value: c.bash.maxTimeoutSeconds, source: s['bash.maxTimeoutSeconds'] },
-    { key: 'bash.envAllowlist', value: c.bash.envAllowlist.join(', ') || '(none)', source: 'all config files' },
-    { key: 'bash.parallel', value: c.bash.parallel, source: s['bash.parallel'] },
-    { key: 'bash.sandbox', value: describeSandbox(c.bash.sandbox, () => sandboxStatus(env)), source: s['bash.sandbox'] },
-    { key: 'bash.network', value: c.bash.network, source: s['bash.network'] },
-    ...(['allow', 'ask', 'deny'] as const).map((level) => ({
-      key: `permissions.${level}`,
-      value: c.permissions[level].map((r) => r.text).join(', ') || '(none)',
-      source: [...new Set(c.permissions[level].map((r) => r.source))].join('; ') || 'none set',
-    })),
+    shown('bash.timeoutSeconds'),
+    shown('bash.maxTimeoutSeconds'),
+    shown('bash.envAllowlist', c.bash.envAllowlist.join(', ') || '(none)', 'all config files'),
+    shown('bash.parallel'),
+    shown('bash.sandbox', describeSandbox(c.bash.sandbox, () => sandboxStatus(env))),
+    shown('bash.network'),
+    rules('permissions.allow', c.permissions.allow),
+    rules('permissions.ask', c.permissions.ask),
+    rules('permissions.deny', c.permissions.deny),
     { key: 'approve', value: c.approveAll ? 'every ask (--yes)' : c.approvals.map((r) => r.text).join(', ') || '(none)', source: c.approveAll ? 'flag --yes' : c.approvals.length ? 'flag --approve' : 'none set' },
-    { key: 'hooks', value: c.hooks.map((h) => h.path).join(', ') || '(none)', source: [...new Set(c.hooks.map((h) => h.source))].join('; ') || 'none set' },
-    { key: 'allowPaths', value: c.allowPaths.join(', ') || '(none)', source: 'config files and --allow-path' },
-    { key: 'tools', value: c.tools ? c.tools.join(', ') : '(all)', source: s.tools ?? (c.tools ? 'config' : 'default') },
-    { key: 'loopGuard.warnAfter', value: c.loopGuard.warnAfter, source: s['loopGuard.warnAfter'] ?? 'default' },
-    { key: 'loopGuard.stopAfter', value: c.loopGuard.stopAfter, source: s['loopGuard.stopAfter'] ?? 'default' },
-    { key: 'cache.retention', value: c.cache.retention, source: s['cache.retention'] ?? 'default' },
+    shown('hooks', c.hooks.map((h) => h.path).join(', ') || '(none)', [...new Set(c.hooks.map((h) => h.source))].join('; ') || 'none set'),
+    shown('allowPaths', c.allowPaths.join(', ') || '(none)', 'config files and --allow-path'),
+    shown('tools', c.tools ? c.tools.join(', ') : '(all)', s.tools ?? (c.tools ? 'config' : 'default')),
+    shown('loopGuard.warnAfter'),
+    shown('loopGuard.stopAfter'),
+    shown('cache.retention'),
   ];
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     rows.push({ key: `pricing.${k}`, value: c.pricing?.[k] ?? 'unknown', source: s[`pricing.${k}`] });
   }
-  rows.push({ key: 'budget.maxCostUsd', value: c.budget.maxCostUsd ?? '(none)', source: s['budget.maxCostUsd'] });
+  rows.push(shown('budget.maxCostUsd', c.budget.maxCostUsd ?? '(none)'));
   rows.push(...trustRows(resolved));
   return rows;
 }

@@ -1,58 +1,20 @@
-// The shapes of configuration: what a config file may hold, the flags above it, and the effective
-// configuration every block reads (each value with where it came from). Types only; config.ts
-// resolves them.
+// The shapes of configuration: what a config file may hold (the config table's, core/config-table.ts),
+// the flags above it, and the effective configuration every block reads (each value with where it
+// came from). Types only; config.ts resolves them.
 import type { LoopGuardSettings } from '../agent/loop-guard.js';
 import type { RetryPolicy } from '../agent/retry.js';
 import type { McpServerSpec } from '../extensions/mcp-config.js';
 import type { TrustState } from '../extensions/trust.js';
 import type { CacheRetention } from '../model/cache.js';
+import type { ConfigFile } from '../core/config-table.js';
 import type { Pricing, ProviderPreset } from '../model/models.js';
 import type { ThinkingLevel } from '../model/thinking.js';
 import type { PermissionPolicy, PermissionRule } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox.js';
 import type { ProjectKeyDecision } from './project-config.js';
 
-export interface ModelOverride {
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  pricing?: Partial<Pricing>;
-  /** The model takes images (the table's word, or false for a model it does not know). */
-  images?: boolean;
-}
-
-/** The shape of config.json files (all optional). */
-export interface ConfigFile {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  maxTurns?: number;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  models?: Record<string, ModelOverride>;
-  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
-  bash?: { timeoutSeconds?: number; maxTimeoutSeconds?: number; envAllowlist?: string[]; parallel?: boolean; sandbox?: SandboxMode; network?: boolean };
-  /** Rules `TOOL` or `TOOL(PATTERN)`; the lists of every config file add up (a project cannot drop a user's deny rule). */
-  permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
-  /** ES modules with tool hooks; relative paths start at the folder of the config file. Project hooks need a trusted workspace. */
-  hooks?: string[];
-  /** Folders outside the workspace that file tools may use (relative: to the workspace). */
-  allowPaths?: string[];
-  /** The tools that are on (default: all built-in tools). */
-  tools?: string[];
-  loopGuard?: { warnAfter?: number; stopAfter?: number };
-  /** MCP servers, in the block other agents use: NAME → {command, args, env} or {url, headers}. */
-  mcpServers?: Record<string, unknown>;
-  /** AGENTS.md / CLAUDE.md files in the system prompt: on (default) or off, and the cap on their total size. */
-  contextFiles?: { enabled?: boolean; maxBytes?: number };
-  /** Prompt caching: how long the provider keeps the cached prefix ("none", "5m", "1h"). */
-  cache?: { retention?: CacheRetention };
-  /** The most a run may spend, in US dollars (--max-cost). */
-  budget?: { maxCostUsd?: number };
-  /** How much the model reasons: off (default), low, medium, high (model/thinking.ts). */
-  thinking?: ThinkingLevel;
-}
+/** The shape of config.json files and of `models.<id>`: Static of the config table's schemas. */
+export type { ConfigFile, ModelOverride } from '../core/config-table.js';
 
 /** A hook module to load, and whose config listed it. */
 export interface HookSpec {

@@ -3,8 +3,9 @@
 // deeply; an empty string counts as set. Every effective value remembers where it came from.
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_LOOP_GUARD, type LoopGuardSettings } from '../agent/loop-guard.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.js';
+import type { LoopGuardSettings } from '../agent/loop-guard.js';
+import type { RetryPolicy } from '../agent/retry.js';
+import { CONFIG_KEYS, configDefaults, flagSource } from '../core/config-table.js';
 import { isPlainObject, UsageError } from '../core/types.js';
 import { parseRule, type PermissionPolicy } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox.js';
@@ -12,7 +13,7 @@ import { checkConfig } from './config-check.js';
 import { costSettings } from './config-cost.js';
 import { extensionSettings } from './config-extensions.js';
 import { DEFAULT_MODEL_INFO, modelInfo, PROVIDERS } from '../model/models.js';
-import { DEFAULT_CACHE_RETENTION, type CacheRetention } from '../model/cache.js';
+import type { CacheRetention } from '../model/cache.js';
 import { agentHome } from '../session/paths.js';
 import { modeString, othersHaveAccess } from '../session/private-fs.js';
 import { projectConfigFile, trustState } from '../extensions/trust.js';
@@ -52,6 +53,11 @@ export function mergeLayers(layers: readonly Layer[]): { value: Record<string, u
   return { value, sources };
 }
 
+/** The layers of the variables the table names for `keys` (MINI_AGENT_PROVIDER, MINI_AGENT_MODEL), one per variable set. */
+function tableEnvLayers(env: NodeJS.ProcessEnv, keys: readonly string[]): Layer[] {
+  return CONFIG_KEYS.flatMap((row) => (row.env && keys.includes(row.key) && env[row.env] !== undefined ? [{ source: `env ${row.env}`, data: { [row.key]: env[row.env] } }] : []));
+}
+
 export function resolveConfig(inputs: ConfigInputs): Resolved {
   const { env, flags } = inputs;
   const fileLayers: Layer[] = [];
@@ -66,11 +72,11 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => ({ source: `flag ${names[k]}`, data: { [k]: v } }));
 
-  // 1. The provider decides which presets and env vars apply.
+  // 1. The provider decides which presets and env vars apply. The lowest layer: the table's defaults.
   const base: Layer[] = [
-    { source: 'default', data: { provider: 'openai', maxTurns: 50, timeoutMs: 600_000, idleTimeoutMs: 300_000, retry: { ...DEFAULT_RETRY }, compaction: { enabled: true }, cache: { retention: DEFAULT_CACHE_RETENTION }, thinking: 'off' } },
+    { source: 'default', data: configDefaults() },
     ...fileLayers,
-    ...envLayer({ provider: env.MINI_AGENT_PROVIDER }, { provider: 'MINI_AGENT_PROVIDER' }),
+    ...tableEnvLayers(env, ['provider']),
     ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
   ];
   const provider = String(mergeLayers(base).value.provider);
@@ -94,20 +100,19 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     base[0],
     { source: `preset ${provider}`, data: { model: preset.defaultModel, baseUrl: preset.baseUrl } },
     ...fileLayers.map(forProvider),
+    ...tableEnvLayers(env, ['provider', 'model']),
     ...envLayer(
       {
-        provider: env.MINI_AGENT_PROVIDER,
-        model: env.MINI_AGENT_MODEL,
         baseUrl: baseUrlEnv ? env[baseUrlEnv] : undefined,
         apiKey: preset.apiKeyEnv ? env[preset.apiKeyEnv] : undefined,
       },
-      { provider: 'MINI_AGENT_PROVIDER', model: 'MINI_AGENT_MODEL', baseUrl: baseUrlEnv ?? '', apiKey: preset.apiKeyEnv ?? '' },
+      { baseUrl: baseUrlEnv ?? '', apiKey: preset.apiKeyEnv ?? '' },
     ),
     ...flagLayer(
       { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKey: flags.apiKey, maxTurns: flags.maxTurns, thinking: flags.thinking },
       { provider: '--provider', model: '--model', baseUrl: '--base-url', apiKey: '--api-key', maxTurns: '--max-turns', thinking: '--thinking' },
     ),
-    ...(flags.compact === false ? [{ source: 'flag --no-compact', data: { compaction: { enabled: false } } }] : []),
+    ...(flags.compact === false ? [{ source: flagSource('compaction.enabled'), data: { compaction: { enabled: false } } }] : []),
   ];
   const { value: v, sources } = mergeLayers(layers);
   const model = String(v.model);
@@ -124,13 +129,13 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     maxTurns: v.maxTurns as number,
     timeoutMs: v.timeoutMs as number,
     idleTimeoutMs: v.idleTimeoutMs as number,
-    retry: { ...DEFAULT_RETRY, ...(v.retry as Partial<RetryPolicy>) },
+    retry: { ...(v.retry as RetryPolicy) },
     contextWindow: flags.contextWindow ?? override.contextWindow ?? known.contextWindow,
     maxOutputTokens: override.maxOutputTokens ?? known.maxOutputTokens,
     ...costSettings({ model, provider, known, preset, override: override.pricing, maxCostFlag: flags.maxCost, budget: v.budget, sources }),
     images: override.images ?? known.images,
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
-    cache: { retention: (isPlainObject(v.cache) ? (v.cache as { retention?: CacheRetention }).retention : undefined) ?? DEFAULT_CACHE_RETENTION },
+    cache: { retention: (v.cache as { retention: CacheRetention }).retention },
     thinking: thinkingLevel(v.thinking, sources.thinking),
     ...toolSettings(inputs, v, sources),
     ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, home: inputs.home ?? agentHome(env), user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
@@ -168,14 +173,11 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
     ...(inputs.project ? [{ scope: 'project' as const, ...inputs.project, base: join(cwd, '.mini-agent') }] : []),
   ];
   const label = (f: (typeof files)[number]) => `${f.scope} config ${f.file}`;
-  const bash = (isPlainObject(v.bash) ? v.bash : {}) as { timeoutSeconds?: number; maxTimeoutSeconds?: number; parallel?: boolean; sandbox?: SandboxMode; network?: boolean };
-  const timeoutSeconds = flags.bashTimeout ?? bash.timeoutSeconds ?? 120;
-  if (flags.bashTimeout !== undefined) sources['bash.timeoutSeconds'] = 'flag --bash-timeout';
-  sources['bash.timeoutSeconds'] ??= 'default';
-  const maxTimeoutSeconds = Math.max(bash.maxTimeoutSeconds ?? 600, timeoutSeconds);
-  sources['bash.maxTimeoutSeconds'] ??= 'default';
-  sources['bash.parallel'] ??= 'default';
-  for (const k of ['bash.sandbox', 'bash.network']) sources[k] ??= 'default';
+  // The defaults' layer (the table) gives every scalar here a value and a source.
+  const bash = v.bash as { timeoutSeconds: number; maxTimeoutSeconds: number; parallel: boolean; sandbox: SandboxMode; network: boolean };
+  const timeoutSeconds = flags.bashTimeout ?? bash.timeoutSeconds;
+  if (flags.bashTimeout !== undefined) sources['bash.timeoutSeconds'] = flagSource('bash.timeoutSeconds');
+  const maxTimeoutSeconds = Math.max(bash.maxTimeoutSeconds, timeoutSeconds);
   const permissions: PermissionPolicy = { allow: [], ask: [], deny: [] };
   for (const f of files) {
     for (const level of ['allow', 'ask', 'deny'] as const) {
@@ -187,14 +189,13 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
     ...(flags.allowPaths ?? []).map((p) => resolve(cwd, p)),
   ];
   const tools = flags.tools ?? (Array.isArray(v.tools) ? (v.tools as string[]) : null);
-  if (flags.tools) sources.tools = 'flag --tools';
-  const loop = (isPlainObject(v.loopGuard) ? v.loopGuard : {}) as Partial<LoopGuardSettings>;
-  const loopGuard = { ...DEFAULT_LOOP_GUARD, ...loop };
+  if (flags.tools) sources.tools = flagSource('tools');
+  const loopGuard = { ...(v.loopGuard as LoopGuardSettings) };
   if (loopGuard.warnAfter >= loopGuard.stopAfter) {
     throw new UsageError(`loopGuard.warnAfter (${loopGuard.warnAfter}) must be smaller than loopGuard.stopAfter (${loopGuard.stopAfter})`);
   }
   return {
-    bash: { timeoutSeconds, maxTimeoutSeconds, envAllowlist: [...new Set(files.flatMap((f) => f.data.bash?.envAllowlist ?? []))], parallel: bash.parallel === true, sandbox: bash.sandbox ?? 'auto', network: bash.network === true },
+    bash: { timeoutSeconds, maxTimeoutSeconds, envAllowlist: [...new Set(files.flatMap((f) => f.data.bash?.envAllowlist ?? []))], parallel: bash.parallel, sandbox: bash.sandbox, network: bash.network },
     permissions,
     approveAll: flags.yes === true,
     approvals: (flags.approve ?? []).map((text) => parseRule(text, 'flag --approve')),

@@ -2,6 +2,7 @@
 // ACP): model, session and tool choices, turned into agent options. Each front end adds its own
 // flags around these. Small on purpose: it is on the path of `--version`.
 import { UsageError } from '../core/types.js';
+import { CONFIG_FLAG_HELP } from './config-flags-help.generated.js';
 import type { SessionChoice } from './session-open.js';
 import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
 
@@ -35,7 +36,10 @@ export const AGENT_FLAGS = {
   'mcp-config': { type: 'string', multiple: true },
 } as const;
 
-/** Help lines for the shared flags, by section. */
+/** The flags' help lines that come from the config table (generated: the table itself is not on this path). */
+const H = CONFIG_FLAG_HELP;
+
+/** Help lines for the shared flags, by section: the config table's flags, and the others. */
 export const AGENT_FLAGS_HELP = {
   sessions: `Sessions (SESSION: a path, an id, a unique id prefix or a name; ENTRY: an id, a prefix or a label):
   --session FILE      use or create this session file and continue from its active leaf
@@ -45,28 +49,27 @@ export const AGENT_FLAGS_HELP = {
   --fork ENTRY        copy root → ENTRY into a new session and continue there
   --no-session        keep everything in memory; write no session file`,
   model: `Model:
-  --provider NAME     openai | anthropic | deepseek | openrouter | ollama | openai-compatible
-  --model ID          the model id (default: the provider's preset)
-  --base-url URL      the API base URL, as the SDK takes it (OpenAI-style URLs end in /v1)
-  --api-key KEY       the API key (default: the provider's env var, e.g. OPENAI_API_KEY)
+${H.provider}
+${H.model}
+${H.baseUrl}
+${H.apiKey}
   --script FILE       use the scripted model, replaying FILE ({"turns": [...]})
   --record FILE       save the model's responses to FILE in the script format (replay with --script)
-  --thinking LEVEL    how much the model reasons: off (default), low, medium, high`,
-  tools: `  --max-turns N       stop after N model turns (default 50)
-  --max-cost USD      stop before a request that could take the run past USD dollars (exit 3; needs known prices)
+${H.thinking}`,
+  tools: `${H.maxTurns}
+${H['budget.maxCostUsd']}
   --read-only         deny tools that change anything (only read-only tools run)
-  --no-compact        never compact automatically (not even when the context overflows)
+${H['compaction.enabled']}
   --context-window N  the model's context window in tokens, for this run (compaction is relative to it)`,
   permissions: `Tools and permissions (RULE: TOOL or TOOL(PATTERN), e.g. bash(git status*), write_file(docs/**)):
-  --tools LIST        the tools that are on, comma-separated (default: all: read_file, list_dir, grep, find,
-                      write_file, edit_file, write_note, bash)
-  --allow-path DIR    let file tools use DIR outside the workspace too (repeatable)
+${H.tools}
+${H.allowPaths}
   -y, --yes           approve every call the policy would ask about (deny rules still hold)
   --approve RULE      approve the calls RULE covers (repeatable), e.g. --approve 'bash(npm test)'
-  --bash-timeout S    bash's default timeout in seconds (default 120)
+${H['bash.timeoutSeconds']}
   --trust-workspace   trust this workspace's own .mini-agent/config.json for this run (its widening keys, hooks, MCP servers)`,
   extensions: `Extensions:
-  --no-context-files  leave AGENTS.md / CLAUDE.md out of the system prompt
+${H['contextFiles.enabled']}
   --mcp-config FILE   add the MCP servers of FILE ({"mcpServers": {...}}, as other agents write it; repeatable)`,
 };
 

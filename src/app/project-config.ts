@@ -1,78 +1,30 @@
 // What a workspace's own `.mini-agent/config.json` may change. It came with the repository (or
 // the model wrote it), so until the user trusts the workspace it may only narrow what the user
-// allowed. Every key is in PROJECT_KEYS, once:
-// - narrowing: applies without trust (deny and ask rules, display, compaction, a model id for
-//   the provider the user chose);
-// - lower: a limit, applied without trust only when it lowers the value the user's own settings give;
-// - subset: the tool list, applied without trust only for tools that are on without it;
-// - stricter: a choice between levels (bash.sandbox, bash.network), applied without trust only
-//   when it is at least as strict as the user's own;
-// - widening: needs trust (allow rules, allowPaths, bash.envAllowlist, hooks, MCP servers, and
-//   everything that decides where a request goes and what credentials it carries).
-// Pure: the caller gives the config data and the values the user's own layers resolve to.
+// allowed. Each key's rule is the config table's `project` column (core/config-table.ts, where the
+// effects are explained): narrowing keys apply, limits apply when they lower the user's value, the
+// tool list when it is a subset, choices between levels when they are at least as strict, and
+// widening keys need trust. Pure: the caller gives the config data and the values the user's own
+// layers resolve to.
+import { CONFIG_KEYS, valueAt, type KeyEffect, type ProjectRule } from '../core/config-table.js';
 import { isPlainObject } from '../core/types.js';
 import type { TrustState } from '../extensions/trust.js';
 import type { ConfigFile, EffectiveConfig } from './config.js';
 
-export type KeyEffect = 'narrowing' | 'lower' | 'subset' | 'stricter' | 'widening';
+export type { KeyEffect };
+export type ProjectKeyRule = ProjectRule;
 
-export interface ProjectKeyRule {
-  effect: KeyEffect;
-  /** Why, in a few words (shown by --show-config and in the README). */
-  why: string;
-  /** For `lower`: the value without the project config; for `stricter`: its level. */
-  current?: (c: EffectiveConfig) => number;
-  /** For `stricter`: how strict a value is (higher is stricter). */
-  level?: (value: unknown) => number;
+/** Every key a project config may hold (dotted; a key covers the keys under it): the table's rules, a group's once. */
+export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = Object.fromEntries(
+  CONFIG_KEYS.map((row) => [row.project.group ? row.key.split('.')[0] : row.key, row.project] as const),
+);
+
+/** For `lower`: the user's limit (none: no limit); for `stricter`: how strict a value is (higher is stricter). */
+function limitOf(c: EffectiveConfig, key: string): number {
+  return (valueAt(c, key) as number | undefined) ?? Infinity;
 }
-
-const SANDBOX_LEVEL = (v: unknown) => ['off', 'auto', 'required'].indexOf(String(v));
-const NETWORK_LEVEL = (v: unknown) => (v === true ? 0 : 1);
-/** The shorter the provider keeps the prompt (and the cheaper a cache write), the stricter. */
-const RETENTION_LEVEL = (v: unknown) => ['1h', '5m', 'none'].indexOf(String(v));
-// Less thinking is stricter: it costs less (an unknown value ranks as the least strict).
-const THINKING_LEVEL = (v: unknown) => ['high', 'medium', 'low', 'off'].indexOf(String(v));
-
-/** Every key a project config may hold (dotted; a key covers the keys under it). */
-export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = {
-  provider: { effect: 'widening', why: 'decides where requests go and which API key they carry' },
-  baseUrl: { effect: 'widening', why: 'decides where requests (and the API key) go' },
-  apiKey: { effect: 'widening', why: 'a credential' },
-  model: { effect: 'narrowing', why: 'a model id, for the provider the user chose' },
-  maxTurns: { effect: 'lower', why: 'a limit', current: (c) => c.maxTurns },
-  timeoutMs: { effect: 'lower', why: 'a limit', current: (c) => c.timeoutMs },
-  idleTimeoutMs: { effect: 'lower', why: 'a limit', current: (c) => c.idleTimeoutMs },
-  'retry.maxRetries': { effect: 'lower', why: 'a limit', current: (c) => c.retry.maxRetries },
-  'retry.baseDelayMs': { effect: 'narrowing', why: 'retry pacing' },
-  'retry.maxDelayMs': { effect: 'narrowing', why: 'retry pacing' },
-  models: { effect: 'narrowing', why: "a model's window, output cap, prices and whether it takes images" },
-  compaction: { effect: 'narrowing', why: 'when and how much to compact' },
-  'bash.timeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.timeoutSeconds },
-  'bash.maxTimeoutSeconds': { effect: 'lower', why: 'a limit', current: (c) => c.bash.maxTimeoutSeconds },
-  'bash.envAllowlist': { effect: 'widening', why: 'lets secret variables reach commands' },
-  'bash.parallel': { effect: 'narrowing', why: 'scheduling only' },
-  'bash.sandbox': { effect: 'stricter', why: '"off" turns the sandbox off; "required" refuses to run without one', current: (c) => SANDBOX_LEVEL(c.bash.sandbox), level: SANDBOX_LEVEL },
-  'bash.network': { effect: 'stricter', why: 'true lets sandboxed commands reach the network', current: (c) => NETWORK_LEVEL(c.bash.network), level: NETWORK_LEVEL },
-  'permissions.allow': { effect: 'widening', why: 'approves calls without asking' },
-  'permissions.ask': { effect: 'narrowing', why: 'asks before more calls' },
-  'permissions.deny': { effect: 'narrowing', why: 'refuses more calls' },
-  hooks: { effect: 'widening', why: 'runs code from the repository' },
-  allowPaths: { effect: 'widening', why: 'lets file tools reach folders outside the workspace' },
-  tools: { effect: 'subset', why: 'may turn tools off, not on' },
-  'loopGuard.warnAfter': { effect: 'lower', why: 'a limit', current: (c) => c.loopGuard.warnAfter },
-  'loopGuard.stopAfter': { effect: 'lower', why: 'a limit', current: (c) => c.loopGuard.stopAfter },
-  mcpServers: { effect: 'widening', why: 'starts programs and connects to servers' },
-  'contextFiles.enabled': { effect: 'narrowing', why: 'context files on or off' },
-  'contextFiles.maxBytes': { effect: 'lower', why: 'a limit', current: (c) => c.contextFiles.maxBytes },
-  'cache.retention': {
-    effect: 'stricter',
-    why: 'how long the provider keeps the prompt cached; "1h" doubles the price of each cache write',
-    current: (c) => RETENTION_LEVEL(c.cache.retention),
-    level: RETENTION_LEVEL,
-  },
-  'budget.maxCostUsd': { effect: 'lower', why: 'a limit', current: (c) => c.budget.maxCostUsd ?? Infinity },
-  thinking: { effect: 'stricter', why: 'more thinking costs more output tokens', current: (c) => THINKING_LEVEL(c.thinking), level: THINKING_LEVEL },
-};
+function levelOf(rule: ProjectKeyRule, value: unknown): number {
+  return (rule.order ?? []).indexOf(value);
+}
 
 /** One key of the project config and what became of it. */
 export interface ProjectKeyDecision {
@@ -149,14 +101,14 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
         decide(false, `${found?.rule.why}; ${trustHint}`);
         break;
       case 'lower': {
-        const current = found!.rule.current!(without!);
+        const current = limitOf(without!, found!.key);
         if (typeof value === 'number' && value <= current) decide(true, `lowers the limit (${Number.isFinite(current) ? current : 'none'} without it)`);
         else decide(false, `would raise the limit above ${current}; ${trustHint}`);
         break;
       }
       case 'stricter': {
-        const current = found!.rule.current!(without!);
-        if (found!.rule.level!(value) >= current) decide(true, 'as strict as your setting, or stricter');
+        const current = levelOf(found!.rule, valueAt(without!, found!.key));
+        if (levelOf(found!.rule, value) >= current) decide(true, 'as strict as your setting, or stricter');
         else decide(false, `would be less strict than your setting; ${trustHint}`);
         break;
       }

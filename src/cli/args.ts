@@ -41,7 +41,7 @@ ${AGENT_FLAGS_HELP.extensions}
                       token @path naming an image file in the workspace attaches it too
 
 Options:
-${AGENT_FLAGS_HELP.tools.replace('(default 50)', '(default 50; exit code 3)')}
+${AGENT_FLAGS_HELP.tools.replace(/(--max-turns .*\(default \d+)\)/, '$1; exit code 3)')}
   --json              write only JSONL events to stdout (run_settled last)
   --trace FILE        also write every event of the run to FILE (JSONL)
   --verbose           more detail on stderr (turns, thinking, stack traces)

@@ -27,6 +27,7 @@
 // names the file and why. The workspace's own file and the user's (the home) load as before.
 import { closeSync, fstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { CONFIG_TABLE } from '../core/config-table.js';
 import { readAt } from '../core/read-at.js';
 import { estimateTextTokens } from '../session/tokens.js';
 import { inside } from '../tools/workspace.js';
@@ -58,7 +59,8 @@ export interface LoadedContext {
   notices: string[];
 }
 
-export const DEFAULT_CONTEXT_MAX_BYTES = 64 * 1024;
+/** The configuration's default cap (core/config-table.ts), for callers that give none. */
+export const DEFAULT_CONTEXT_MAX_BYTES = CONFIG_TABLE['contextFiles.maxBytes'].default;
 export const DEFAULT_NESTED_MAX_BYTES = 16 * 1024;
 export const CONTEXT_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 

@@ -3,11 +3,9 @@
 // `prompt_cache_key`, and what cache writes cost. Pure; no I/O.
 import type { Usage } from '../core/types.js';
 import type { Pricing } from './models.js';
+import type { CacheRetention } from '../core/config-choices.js';
 
-/** `none`: no cache_control is sent; `5m` and `1h`: Anthropic's two time-to-live values. */
-export type CacheRetention = 'none' | '5m' | '1h';
-export const CACHE_RETENTIONS: readonly CacheRetention[] = ['none', '5m', '1h'];
-export const DEFAULT_CACHE_RETENTION: CacheRetention = '5m';
+export { CACHE_RETENTIONS, type CacheRetention } from '../core/config-choices.js';
 
 /** The Anthropic API takes at most this many cache_control markers in one request. */
 export const MAX_BREAKPOINTS = 4;

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CONFIG_TABLE } from '../core/config-table.js';
 import { Type } from '../core/type-builders.js';
 import type { Static } from 'typebox';
 import { SCRUB_SUMMARY, scrubEnv } from './env-scrub.js';
@@ -21,9 +22,9 @@ import { argumentSubject, nonEmpty, oneLine } from './tool-describe.js';
 import { DEFAULT_LIMITS, formatBytes, type TruncateLimits } from './truncate.js';
 
 export interface BashToolOptions {
-  /** Timeout of a call that gives none, in seconds (default 120). */
+  /** Timeout of a call that gives none, in seconds (default: the configuration's, core/config-table.ts). */
   timeoutSeconds?: number;
-  /** The most a call may ask for, in seconds (default 600); a larger request is lowered to it, and the result says so. */
+  /** The most a call may ask for, in seconds (default: the configuration's); a larger request is lowered to it, and the result says so. */
   maxTimeoutSeconds?: number;
   /** Variable names or simple globs (`MY_*`) kept even if they look secret. */
   envAllowlist?: readonly string[];
@@ -139,8 +140,8 @@ export const bashDescriber: ToolDescriber<Args, BashResultDetails> = {
 
 export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<Args, BashResultDetails> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const maxTimeout = opts.maxTimeoutSeconds ?? 600;
-  const defaultTimeout = Math.min(opts.timeoutSeconds ?? 120, maxTimeout);
+  const maxTimeout = opts.maxTimeoutSeconds ?? CONFIG_TABLE['bash.maxTimeoutSeconds'].default;
+  const defaultTimeout = Math.min(opts.timeoutSeconds ?? CONFIG_TABLE['bash.timeoutSeconds'].default, maxTimeout);
   const maxFileBytes = opts.maxOutputFileBytes ?? 2 ** 30;
   const tailBytes = Math.max(limits.maxBytes * TAIL_FACTOR, 64 * 1024);
   const groups = new LiveGroups();

@@ -14,10 +14,9 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join, sep } from 'node:path';
 import { inside } from './workspace.js';
+import type { SandboxMode } from '../core/config-choices.js';
 
-/** `auto`: sandbox where one works, else run without and say so; `required`: refuse without one; `off`: never. */
-export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+export { SANDBOX_MODES, type SandboxMode } from '../core/config-choices.js';
 
 /** The env var that names the bwrap program (else /usr/bin/bwrap, /bin/bwrap, then PATH). */
 export const BWRAP_ENV = 'MINI_AGENT_BWRAP';

@@ -1,0 +1,97 @@
+// The config table (core/config-table.ts) as people read it: the README's two configuration
+// tables (every key; what a repository's own config may change) and the --help lines of the flags
+// that set a key. Pure text; `npm run gen:config-docs` writes them into README.md and
+// app/config-flags-help.generated.ts (the CLI's start-up path does not load the table), and
+// test/config-table.test.ts holds both equal to what this renders.
+import { CONFIG_KEYS, type ConfigKey, type ProjectRule } from '../core/config-table.js';
+
+type Row = (typeof CONFIG_KEYS)[number];
+
+const code = (text: string) => `\`${text}\``;
+
+/** The default as the README shows it: the value, or how it is worked out. */
+function defaultCell(row: Row): string {
+  return row.default !== undefined ? code(JSON.stringify(row.default)) : (row.defaultText ?? '');
+}
+
+/** The README's table of every key: default, flag, environment variable, what it does. */
+export function keysTable(): string {
+  const lines = ['| key | default | flag | environment | what it does |', '|---|---|---|---|---|'];
+  for (const row of CONFIG_KEYS) {
+    const env = row.env ? code(row.env) : (row.envText ?? '');
+    lines.push(`| ${code(row.key)} | ${defaultCell(row)} | ${row.flag ? code(row.flag) : ''} | ${env} | ${row.help} |`);
+  }
+  return lines.join('\n');
+}
+
+/** What an untrusted workspace's config does with a key of this rule, in the README's words. */
+function effectWords(rule: ProjectRule): string {
+  switch (rule.effect) {
+    case 'narrowing':
+      return 'narrowing: applies';
+    case 'widening':
+      return 'widening: ignored until trusted';
+    case 'lower':
+      return 'narrowing when lower: applies only if it lowers your value';
+    case 'subset':
+      return 'narrowing when a subset: only the tools you left on';
+    case 'stricter':
+      return `narrowing when stricter: applies only if it ${rule.stricterText ?? 'is at least as strict as your value'} (${(rule.order ?? []).map((v) => code(String(v))).join(' < ')})`;
+  }
+}
+
+/** The README's table of what a repository's own config may change before it is trusted (a group's rule once). */
+export function projectTable(): string {
+  const lines = ['| key | in an untrusted workspace | why |', '|---|---|---|'];
+  const seen = new Set<string>();
+  for (const row of CONFIG_KEYS) {
+    const key = row.project.group ? row.key.split('.')[0] : row.key;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    lines.push(`| ${code(key)} | ${effectWords(row.project)} | ${row.project.why} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The values of a choice key with its default marked: `off (default), low, medium, high`. */
+function choices(row: ConfigKey): string {
+  const values = (row.schema as { enum?: readonly string[] }).enum ?? [];
+  return values.map((v) => (v === row.default ? `${v} (default)` : v)).join(', ');
+}
+
+/** One flag's --help line(s): the flag in a column of 20, its text after it, continued lines under the text. */
+export function flagHelpLine(row: ConfigKey): string {
+  const text = (row.flagHelp ?? '').replaceAll('{default}', row.default !== undefined ? String(row.default) : (row.defaultText ?? '')).replaceAll('{choices}', choices(row));
+  const [first, ...more] = text.split('\n');
+  return [`  ${(row.flag ?? '').padEnd(18)}  ${first}`, ...more.map((line) => `${' '.repeat(22)}${line}`)].join('\n');
+}
+
+/** The source of app/config-flags-help.generated.ts. */
+export function flagsHelpModule(): string {
+  const entries = CONFIG_KEYS.filter((row) => row.flag).map((row) => `  ${JSON.stringify(row.key)}: ${JSON.stringify(flagHelpLine(row))},`);
+  return [
+    '// Generated from the config table (src/core/config-table.ts) by `npm run gen:config-docs`; do not edit.',
+    '// The --help lines of the flags that set a config key, by key. test/config-table.test.ts holds it fresh.',
+    'export const CONFIG_FLAG_HELP = {',
+    ...entries,
+    '} as const;',
+    '',
+  ].join('\n');
+}
+
+/** Where each generated README table sits: between `<!-- config-table: NAME -->` and `<!-- /config-table: NAME -->`. */
+export const README_TABLES = { keys: keysTable, project: projectTable } as const;
+
+/** README.md with its generated tables replaced by what the table renders now. */
+export function withReadmeTables(readme: string): string {
+  let out = readme;
+  for (const [name, render] of Object.entries(README_TABLES)) {
+    const open = `<!-- config-table: ${name} -->\n`;
+    const close = `\n<!-- /config-table: ${name} -->`;
+    const start = out.indexOf(open);
+    const end = out.indexOf(close, start);
+    if (start < 0 || end < 0) throw new Error(`README.md has no ${open.trim()} … ${close.trim()} section`);
+    out = out.slice(0, start + open.length) + render() + out.slice(end);
+  }
+  return out;
+}
