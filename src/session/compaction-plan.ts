@@ -188,7 +188,7 @@ export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_S
   for (const c of m.content) {
     if (c.type === 'text') parts.push(`[assistant]\n${cutForSummary(c.text, limits.messageChars)}`);
     else if (c.type === 'thinking') parts.push(`[assistant thinking]\n${cutForSummary(c.thinking, limits.thinkingChars)}`);
-    else parts.push(`[assistant calls ${c.name}] ${cutForSummary(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
+    else if (c.type === 'toolCall') parts.push(`[assistant calls ${c.name}] ${cutForSummary(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
   }
   if (m.errorMessage) parts.push(`[the response failed: ${cutForSummary(m.errorMessage, 500)}]`);
   return parts.join('\n') || '[assistant: empty response]';

@@ -141,7 +141,7 @@ function assistantBlock(m: AssistantMessage): string[] {
         continue;
       }
       out.push(`<details><summary>Thinking (${n} ${n === 1 ? 'char' : 'chars'})</summary>`, safeText(c.thinking), '</details>');
-    } else {
+    } else if (c.type === 'toolCall') {
       out.push(...toolCallBlock(c));
     }
   }

@@ -100,7 +100,7 @@ export function estimateMessageTokens(m: Message): number {
     if (c.type === 'text') tokens += estimateTextTokens(c.text);
     else if (c.type === 'thinking') tokens += estimateTextTokens(c.thinking);
     else if (c.type === 'image') tokens += estimateImageTokens(c); // a fixed cost by its size in pixels, not its base64 text
-    else tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
+    else if (c.type === 'toolCall') tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
   }
   if (m.role === 'toolResult') tokens += estimateTextTokens(m.toolName);
   return tokens;

@@ -4,6 +4,7 @@ import { Type } from '../../core/type-builders.js';
 import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
 import { preview } from '../../core/types.js';
 import { base, Null, entryKind } from './parts.js';
+import { anyString, anything } from './reading.js';
 
 export const CompactionFailedEntrySchema = Type.Object(
   {
@@ -26,6 +27,7 @@ export const compactionFailedKind = entryKind({
   type: 'compaction_failed',
   schema: CompactionFailedEntrySchema,
   node: false,
+  reading: { targetId: anything, reason: anyString, tokensBefore: anything },
   // A side record: shown under the entry that was the leaf when it was tried.
   treeNote: (e, width) => ({ at: e.targetId, text: `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}` }),
 });

@@ -4,6 +4,7 @@ import { Type } from '../../core/type-builders.js';
 import { Assistant, Image, Str, Text } from '../../core/event-schema.js';
 import { preview, textOf, type ToolCall } from '../../core/types.js';
 import { base, NodeParent, entryKind } from './parts.js';
+import { anyString, anything, indexable } from './reading.js';
 
 const UserMessage = Type.Object({ role: Type.Literal('user'), content: Type.Array(Type.Union([Text, Image])) });
 const ToolResultMessage = Type.Object({
@@ -29,6 +30,19 @@ export const messageKind = entryKind({
   type: 'message',
   schema: MessageEntrySchema,
   node: true,
+  // What older versions' readers did not need (and so accepted): the tool result's name and error
+  // flag, the usage's fields, any stop reason, a block's fields other than a text's text and a
+  // tool call's id and name.
+  reading: {
+    'message.toolName': anything,
+    'message.isError': anything,
+    'message.usage': indexable,
+    'message.stopReason': anyString,
+    'message.content[].thinking': anything,
+    'message.content[].data': anything,
+    'message.content[].mimeType': anything,
+    'message.content[].arguments': anything,
+  },
   // An empty assistant message (a failed request) is not sent.
   project: (e) => (e.message.role === 'assistant' && e.message.content.length === 0 ? undefined : e.message),
   describe(e) {
@@ -38,7 +52,7 @@ export const messageKind = entryKind({
     // (filter and map, not flatMap: the export page's script, checked against ES2017, sees this module's types)
     const calls = m.content
       .filter((c): c is ToolCall => c.type === 'toolCall')
-      .map((c) => (c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments), 40)})`));
+      .map((c) => (c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments) ?? '', 40)})`));
     const text = textOf(m.content);
     const failed = m.stopReason === 'error' || m.stopReason === 'aborted' ? ` [${m.stopReason}${m.errorMessage ? `: ${m.errorMessage}` : ''}]` : '';
     return { kind: 'assistant', text: [text, ...calls].filter(Boolean).join(' ') + failed };

@@ -5,6 +5,7 @@ import type { Static, TObject } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/event-schema.js';
 import type { Message } from '../../core/types.js';
+import type { Relaxation } from './reading.js';
 
 /** The fields every entry has (with `type` first and `parentId` after them). */
 export const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -52,6 +53,8 @@ export interface EntryKind<T extends string = string, S extends TObject = TObjec
   readonly type: T;
   readonly schema: S;
   readonly node: N;
+  /** What a reader accepts beyond the schema, by field path (`a.b`, `a[].b`): the fields its readers do not need (reading.ts). */
+  readonly reading?: Readonly<Record<string, Relaxation>>;
   /** Nodes: the message the model sees for the entry on the active path, or none (a compaction is the projector's own case: it cuts the path). */
   project?(entry: Static<S>): Message | undefined;
   /** Nodes: the line that describes the entry in `tree` (text and JSON). */
