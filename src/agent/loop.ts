@@ -32,6 +32,7 @@ import type { ThinkingLevel } from '../model/thinking.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
+import { compactionKind } from '../session/entry-kinds/index.js';
 
 export const DEFAULT_MAX_TURNS = 50;
 export { DEFAULT_IDLE_TIMEOUT_MS } from './turn-stream.js';
@@ -173,7 +174,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       outcome.budget = over;
       return finish('budget');
     }
-    emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
+    emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => compactionKind.is(e)) });
 
     if (!inToolLoop) thinking = opts.thinking?.();
     const response = await streamWithRetry(

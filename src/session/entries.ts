@@ -70,4 +70,9 @@ export function isContentEntry(e: SessionEntry): e is ContentEntry {
   return NODE_SET.has(e.type);
 }
 
+/** An entry handed to `append` that is a node of the tree (the store gives it a parent). */
+export function isContentInput(e: NewEntry): e is Extract<NewEntry, { type: NodeType }> {
+  return NODE_SET.has(e.type);
+}
+
 export { entryShapeError } from './entry-shape.js';

@@ -4,9 +4,11 @@ import type { Stats } from '../core/events.js';
 import { textWithImages } from '../core/image.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from '../core/types.js';
 import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
+import { failedCompactionsOf } from './entry-kinds/compaction-failed.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
 import { costText } from '../core/cost-text.js';
+import { branchSummaryKind, compactionKind, messageKind } from './entry-kinds/index.js';
 
 /** Lines of a tool result shown in Markdown; the rest is counted, not shown. */
 export const RESULT_LINES = 20;
@@ -23,7 +25,7 @@ export function exportJsonl(store: SessionStore): string {
 export function modelsOf(entries: Iterable<ContentEntry>): string[] {
   const seen = new Set<string>();
   for (const e of entries) {
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    if (!messageKind.is(e) || e.message.role !== 'assistant') continue;
     const { model, provider } = e.message;
     if (!model && !provider) continue;
     seen.add(model && provider ? `${model} (${provider})` : (model ?? provider)!);
@@ -50,7 +52,7 @@ export function exportMarkdown(store: SessionStore): string {
   if (path.length === 0) out.push('_(no messages yet)_');
   const kept = keptFrom(path);
   const failures = new Map<string | null, CompactionFailedEntry[]>();
-  for (const e of store.entries()) if (e.type === 'compaction_failed') failures.set(e.targetId, [...(failures.get(e.targetId) ?? []), e]);
+  for (const e of failedCompactionsOf(store.entries())) failures.set(e.targetId, [...(failures.get(e.targetId) ?? []), e]);
   path.forEach((entry, i) => {
     out.push(...entryBlock(store, entry, i < kept));
     for (const f of failures.get(entry.id) ?? []) out.push(failureNote(f));
@@ -78,7 +80,7 @@ function statsSummary(s: Stats): string {
 function keptFrom(path: readonly ContentEntry[]): number {
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i];
-    if (e.type !== 'compaction') continue;
+    if (!compactionKind.is(e)) continue;
     const k = path.findIndex((p) => p.id === e.firstKeptEntryId);
     return k >= 0 && k < i ? k : i;
   }
@@ -95,8 +97,8 @@ function heading(store: SessionStore, level: string, title: string, entry: Conte
 }
 
 function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolean): string[] {
-  if (entry.type === 'compaction') return [heading(store, '##', 'Compaction', entry, summarized), compactionQuote(entry)];
-  if (entry.type === 'branch_summary') return [heading(store, '##', 'Branch summary', entry, summarized), branchSummaryQuote(entry)];
+  if (compactionKind.is(entry)) return [heading(store, '##', 'Compaction', entry, summarized), compactionQuote(entry)];
+  if (branchSummaryKind.is(entry)) return [heading(store, '##', 'Branch summary', entry, summarized), branchSummaryQuote(entry)];
   const m = entry.message;
   if (m.role === 'user') {
     const text = textWithImages(m.content);

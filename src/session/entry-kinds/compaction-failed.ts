@@ -31,3 +31,8 @@ export const compactionFailedKind = entryKind({
   // A side record: shown under the entry that was the leaf when it was tried.
   treeNote: (e, width) => ({ at: e.targetId, text: `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}` }),
 });
+
+/** The failed compactions among `entries`, in file order (`tree` and the exports show each under the leaf it was tried at). */
+export function failedCompactionsOf(entries: readonly { type: string }[]): CompactionFailedEntry[] {
+  return entries.filter((e): e is CompactionFailedEntry => e.type === compactionFailedKind.type);
+}

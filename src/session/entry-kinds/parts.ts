@@ -53,6 +53,8 @@ export interface EntryKind<T extends string = string, S extends TObject = TObjec
   readonly type: T;
   readonly schema: S;
   readonly node: N;
+  /** Whether an entry (or an entry handed to `append`) is of this kind: the one place a kind's `type` is compared. */
+  is<E extends { type: string }>(entry: E): entry is Extract<E, { type: T }>;
   /** What a reader accepts beyond the schema, by field path (`a.b`, `a[].b`): the fields its readers do not need (reading.ts). */
   readonly reading?: Readonly<Record<string, Relaxation>>;
   /** Nodes: the message the model sees for the entry on the active path, or none (a compaction is the projector's own case: it cuts the path). */
@@ -64,6 +66,6 @@ export interface EntryKind<T extends string = string, S extends TObject = TObjec
 }
 
 /** Declares an entry kind (the type parameters are inferred: the hooks get the kind's entry type). */
-export function entryKind<const T extends string, S extends TObject, const N extends boolean>(kind: EntryKind<T, S, N>): EntryKind<T, S, N> {
-  return kind;
+export function entryKind<const T extends string, S extends TObject, const N extends boolean>(kind: Omit<EntryKind<T, S, N>, 'is'>): EntryKind<T, S, N> {
+  return { ...kind, is: <E extends { type: string }>(entry: E): entry is Extract<E, { type: T }> => entry.type === kind.type };
 }
