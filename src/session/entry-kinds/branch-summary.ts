@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/event-schema.js';
 import type { UserMessage } from '../../core/types.js';
+import { codeSpan, quote } from '../markdown-text.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
 import { anything } from './reading.js';
 
@@ -39,4 +40,9 @@ export const branchSummaryKind = entryKind({
   reading: { summarizedIds: anything, details: anything },
   project: (e) => branchSummaryMessage(e.summary),
   describe: (e) => ({ kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` }),
+  markdown: (e) => ({
+    level: '##',
+    title: 'Branch summary',
+    body: [quote(`**Left branch** (leaf ${codeSpan(e.fromId)}, ${e.summarizedIds.length} entries): the model sees this summary of the work done there.`, e.summary)],
+  }),
 });

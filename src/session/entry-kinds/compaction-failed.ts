@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { CompactionReasonSchema, Str } from '../../core/event-schema.js';
 import { preview } from '../../core/types.js';
+import { escapeInline } from '../markdown-text.js';
 import { base, Null, entryKind } from './parts.js';
 import { anyString, anything } from './reading.js';
 
@@ -30,6 +31,7 @@ export const compactionFailedKind = entryKind({
   reading: { targetId: anything, reason: anyString, tokensBefore: anything },
   // A side record: shown under the entry that was the leaf when it was tried.
   treeNote: (e, width) => ({ at: e.targetId, text: `! compaction failed (${e.reason}, ${e.tokensBefore} tokens): ${preview(e.error, width)}` }),
+  markdownNote: (e) => ({ at: e.targetId, text: `> ⚠ **Compaction failed** (${escapeInline(e.reason)}, ${e.tokensBefore} tokens): ${escapeInline(e.error)}; nothing was summarized.` }),
 });
 
 /** The failed compactions among `entries`, in file order (`tree` and the exports show each under the leaf it was tried at). */

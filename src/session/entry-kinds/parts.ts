@@ -43,6 +43,13 @@ export interface TreeNote {
   text: string;
 }
 
+/** A node's block in the Markdown export: its heading (export-text.ts adds the id, label and marks) and the blocks under it. */
+export interface MarkdownBlock {
+  level: '##' | '###';
+  title: string;
+  body: string[];
+}
+
 /**
  * What the session code knows of an entry kind. `node`: a content entry, a node of the tree
  * (it has a parent and may have children); otherwise a control entry (`parentId: null`), which
@@ -63,6 +70,10 @@ export interface EntryKind<T extends string = string, S extends TObject = TObjec
   describe?(entry: Static<S>): TreeLine;
   /** Control entries shown in `tree` under the node they concern (`width`: the preview width). */
   treeNote?(entry: Static<S>, width: number): TreeNote;
+  /** Nodes: the entry's block in the Markdown export (`contentText`: blocks as text, images as their summaries: core/image.ts, which the export page's script cannot load). */
+  markdown?(entry: Static<S>, contentText: (content: Message['content']) => string): MarkdownBlock;
+  /** Control entries shown in the Markdown export under the node they concern. */
+  markdownNote?(entry: Static<S>): TreeNote;
 }
 
 /** Declares an entry kind (the type parameters are inferred: the hooks get the kind's entry type). */
