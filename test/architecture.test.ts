@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinTools } from '../src/app/tools.js';
 import { CONFIG_KEYS } from '../src/core/config-table.js';
+import { ENTRY_KINDS } from '../src/session/entry-kinds/index.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -198,6 +199,33 @@ function defaultCopies(text: string, rows: readonly { key: string; flag?: string
   return [...new Set(found)];
 }
 
+/**
+ * Where a file outside src/session/entry-kinds/ may compare an entry's type to a kind's name,
+ * and why. Each is `file: kind`.
+ */
+const ENTRY_KIND_EXCEPTIONS: readonly string[] = [
+  // The export page's script runs in the browser on the entries as data; importing the kinds'
+  // modules (their `is`) would bundle their schemas, and TypeBox, into every exported page.
+  'session/export-page/page-script.ts: branch_summary',
+  'session/export-page/page-script.ts: compaction',
+];
+
+/** The entry kinds a source text compares a `type` to (`type === 'k'`, `'k' !== x.type`, `case 'k'` of a `switch (….type)`); comments skipped. */
+function entryKindComparisons(text: string, kinds: readonly string[]): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+  const names = kinds.join('|');
+  const found: string[] = [];
+  const compared = new RegExp(`\\btype\\s*[!=]==?\\s*(['"\`])(${names})\\1|(['"\`])(${names})\\3\\s*[!=]==?\\s*[\\w.\\[\\]]*\\btype\\b`, 'g');
+  for (const m of code.matchAll(compared)) found.push(m[2] ?? m[4]);
+  const switchOrCase = new RegExp(`\\bswitch\\s*\\(([^)]*)\\)|\\bcase\\s+(['"\`])(${names})\\2\\s*:`, 'g');
+  let onType = false;
+  for (const m of code.matchAll(switchOrCase)) {
+    if (m[1] !== undefined) onType = /\btype\s*$/.test(m[1]);
+    else if (onType) found.push(m[3]);
+  }
+  return found;
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC);
 
@@ -297,6 +325,33 @@ describe('architecture', () => {
     expect(copies("export type Retention = '5m' | '1h';")).toEqual([]);
     expect(copies('const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;')).toEqual([]);
     expect(copies('const other = opts.rounds ?? 50;')).toEqual([]);
+  });
+
+  it('each entry kind lives in one module: no file outside src/session/entry-kinds/ compares an entry\'s type to a kind\'s name (kinds answer `is`), apart from the listed exceptions', () => {
+    const kinds = ENTRY_KINDS.map((k) => k.type);
+    const found: string[] = [];
+    for (const file of files.filter((f) => !relative(SRC, f).startsWith('session/entry-kinds/') && !f.endsWith('.generated.ts'))) {
+      for (const kind of entryKindComparisons(readFileSync(file, 'utf8'), kinds)) found.push(`${relative(SRC, file)}: ${kind}`);
+    }
+    expect([...new Set(found)].sort()).toEqual([...ENTRY_KIND_EXCEPTIONS].sort());
+  });
+
+  it('the entry kind check sees comparisons both ways and switches on a type, and not other switches or comments', () => {
+    const text = [
+      `if (e.type === 'compaction_failed') x();`,
+      `const n = path.filter((p) => p.type !== "message");`,
+      `if ('leaf' === entry.type) y();`,
+      'switch (entry.type) {',
+      `  case 'branch_summary':`,
+      '}',
+      'switch (args.command) {',
+      `  case 'label':`,
+      `  case 'run':`,
+      '}',
+      `// if (e.type === 'model_window')`,
+      `const ev = { type: 'message' }; if (c.type === 'text') z();`,
+    ].join('\n');
+    expect(entryKindComparisons(text, ENTRY_KINDS.map((k) => k.type))).toEqual(['compaction_failed', 'message', 'leaf', 'branch_summary']);
   });
 
   it('the environment check sees parameters, fields and reads, and not comments', () => {

@@ -11,8 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { renderEntryChecks } from '../scripts/entry-checks.mjs';
 import { emptyUsage } from '../src/core/types.js';
 import type { SessionEntry } from '../src/session/entries.js';
-import { ENTRY_CHECKS } from '../src/session/entry-checks.generated.js';
+import { ENTRY_CHECKS, READ_FORM_CHECKS } from '../src/session/entry-checks.generated.js';
 import { ENTRY_KINDS } from '../src/session/entry-kinds/index.js';
+import { readForm, readingSchema } from '../src/session/entry-kinds/reading.js';
 import { SessionStore } from '../src/session/store.js';
 import { tempDir } from './support/helpers.js';
 
@@ -58,21 +59,26 @@ function variants(entry: Record<string, unknown>): unknown[] {
 
 describe('the generated entry checks', () => {
   it('match the entry kinds\' schemas (regenerate: npm run gen:entry-checks)', () => {
-    const expected = (renderEntryChecks as (k: unknown) => string)(ENTRY_KINDS);
+    const expected = (renderEntryChecks as (k: unknown) => string)(ENTRY_KINDS.map((k) => ({ type: k.type, reading: readingSchema(k), readForm: readForm(k) })));
     if (process.env.UPDATE_ENTRY_CHECKS) writeFileSync(GENERATED, expected);
     expect(readFileSync(GENERATED, 'utf8'), 'src/session/entry-checks.generated.ts is out of date: run `npm run gen:entry-checks`').toBe(expected);
     expect([...ENTRY_CHECKS.keys()]).toEqual(ENTRY_KINDS.map((k) => k.type));
+    expect([...READ_FORM_CHECKS.keys()]).toEqual(ENTRY_KINDS.map((k) => k.type));
   });
 
-  it('agree with the schema compiled at run time, on valid entries of every kind and on broken ones', () => {
+  it('agree with the schemas (reading, read form) compiled at run time, on valid entries of every kind and on broken ones', () => {
     const entries = entriesOfEveryKind();
     expect(new Set(entries.map((e) => e.type))).toEqual(new Set(ENTRY_KINDS.map((k) => k.type)));
     for (const kind of ENTRY_KINDS) {
-      const compiled = Compile(kind.schema);
-      const check = ENTRY_CHECKS.get(kind.type)!;
-      for (const entry of entries.filter((e) => e.type === kind.type)) {
-        expect(check(entry), kind.type).toBe(true);
-        for (const v of variants(entry as Record<string, unknown>)) expect(check(v), `${kind.type}: ${JSON.stringify(v)}`).toBe(compiled.Check(v));
+      for (const [schema, check] of [
+        [readingSchema(kind), ENTRY_CHECKS.get(kind.type)!],
+        [readForm(kind), READ_FORM_CHECKS.get(kind.type)!],
+      ] as const) {
+        const compiled = Compile(schema);
+        for (const entry of entries.filter((e) => e.type === kind.type)) {
+          expect(check(entry), kind.type).toBe(true);
+          for (const v of variants(entry as Record<string, unknown>)) expect(check(v), `${kind.type}: ${JSON.stringify(v)}`).toBe(compiled.Check(v));
+        }
       }
     }
   });
@@ -97,7 +103,7 @@ describe('a line that does not match its kind\'s schema', () => {
     const reopened = SessionStore.open(file);
     expect(reopened.entries().map((e) => e.id)).toEqual([ok.id]);
     expect(reopened.warnings).toEqual([
-      `${file}: line 3: model_window entry: "contextWindow" is 0, less than 1; skipped`,
+      `${file}: line 3: model_window entry: "contextWindow" is 0, expected more than 0; skipped`,
       `${file}: line 4: message entry: missing "message.content[0].text"; skipped`,
       `${file}: line 5: compaction entry: missing "firstKeptEntryId"; skipped`,
       `${file}: line 6: permission_grant entry: "rule" is empty; skipped`,

@@ -15,6 +15,7 @@ import { answerInterruptedCalls } from '../session/repair.js';
 import type { SessionStore } from '../session/store.js';
 import * as prompts from '../session/summary-prompts.js';
 import { contextTokens, estimateRequestTokens, estimateTextTokens } from '../session/tokens.js';
+import { compactionKind, messageKind } from '../session/entry-kinds/index.js';
 
 /** The SDK's planCompaction: session/compaction-plan.ts's, with the tools' own word on the files each call touched unless a tracker is given. */
 export const planCompactionWithTools: typeof planCompaction = (path, keepRecentTokens, cwd, tracker = filesTouched) => planCompaction(path, keepRecentTokens, cwd, tracker);
@@ -178,7 +179,7 @@ export type BranchSummaryOutcome = { ok: true; entryId: string; summarizedEntrie
 export async function summarizeBranch(req: { store: SessionStore; config: CompactionConfig; targetId: string; cwd: string; signal: AbortSignal }): Promise<BranchSummaryOutcome> {
   const { store, config } = req;
   const oldPath = store.activePath();
-  const left = leftBranch(oldPath, store.pathTo(req.targetId)).filter((e) => e.type !== 'compaction');
+  const left = leftBranch(oldPath, store.pathTo(req.targetId)).filter((e) => !compactionKind.is(e));
   if (left.length === 0) {
     store.checkout(req.targetId);
     store.sync();
@@ -192,7 +193,7 @@ export async function summarizeBranch(req: { store: SessionStore; config: Compac
     summary = list ? `${text}\n\n${list}` : text;
   } catch (err) {
     const error = req.signal.aborted ? 'the branch summary was aborted' : (err as Error).message;
-    const tokensBefore = left.reduce((n, e) => n + (e.type === 'message' ? estimateRequestTokens([e.message]) : estimateTextTokens(e.summary)), 0);
+    const tokensBefore = left.reduce((n, e) => n + (messageKind.is(e) ? estimateRequestTokens([e.message]) : estimateTextTokens(e.summary)), 0);
     store.append({ type: 'compaction_failed', targetId: store.leafId, reason: 'branch', error, tokensBefore, model: config.model });
     store.sync();
     return { ok: false, error };
@@ -209,7 +210,7 @@ export async function summarizeBranch(req: { store: SessionStore; config: Compac
 
 function keptEntries(path: readonly ContentEntry[], firstKeptEntryId: string): ContentEntry[] {
   const i = path.findIndex((e) => e.id === firstKeptEntryId);
-  return path.slice(i).filter((e) => e.type !== 'compaction');
+  return path.slice(i).filter((e) => !compactionKind.is(e));
 }
 
 /** The summary text for a plan: the (updated) background, the current task if the cut split a turn, and the file lists. */

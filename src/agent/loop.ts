@@ -33,6 +33,7 @@ import { CONFIG_TABLE } from '../core/config-table.js';
 import { DEFAULT_LOOP_GUARD, RepeatCounter, repeatWarning, type LoopGuardSettings } from './loop-guard.js';
 import { runScheduled } from './tool-schedule.js';
 import { ABORTED, streamWithRetry, type TurnPolicy } from './turn-stream.js';
+import { compactionKind } from '../session/entry-kinds/index.js';
 
 /** The configuration's default (core/config-table.ts), for callers that give none. */
 export const DEFAULT_MAX_TURNS = CONFIG_TABLE.maxTurns.default;
@@ -175,7 +176,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       outcome.budget = over;
       return finish('budget');
     }
-    emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => e.type === 'compaction') });
+    emit({ type: 'turn_start', turn, messageCount: messages.length, roles: countRoles(messages), compacted: path.some((e) => compactionKind.is(e)) });
 
     if (!inToolLoop) thinking = opts.thinking?.();
     const response = await streamWithRetry(

@@ -15,6 +15,7 @@ import { createModel } from './model-factory.js';
 import { openSession, type OpenedSession } from './session-open.js';
 import type { CreateAgentOptions } from './types.js';
 import type { AgentContext } from './agent-context.js';
+import { modelChangeKind } from '../session/entry-kinds/index.js';
 
 export interface Started {
   resolved: Resolved;
@@ -76,7 +77,7 @@ function lastModelChange(store: SessionStore): { provider: string; model: string
   const entries = store.entries();
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.type === 'model_change') return { provider: e.provider, model: e.model };
+    if (modelChangeKind.is(e)) return { provider: e.provider, model: e.model };
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { SessionEntry } from '../session/entries.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../session/private-fs.js';
+import { permissionGrantKind } from '../session/entry-kinds/index.js';
 
 const PREFIX = 'hmac-sha256:';
 
@@ -53,7 +54,7 @@ export function sealGrant(home: string, sessionId: string, rule: string): string
 
 /** The rules of the session's grants whose seals verify, and how many did not (a warning names them). */
 function sealedGrants(entries: readonly SessionEntry[], sessionId: string, home: string): { rules: string[]; refused: string[] } {
-  const grants = entries.flatMap((e) => (e.type === 'permission_grant' ? [e] : []));
+  const grants = entries.flatMap((e) => (permissionGrantKind.is(e) ? [e] : []));
   if (grants.length === 0) return { rules: [], refused: [] };
   const key = grantKey(home, false);
   const rules: string[] = [];

@@ -14,6 +14,7 @@ import { continueSession, resolveSession } from '../session/resolve.js';
 import { parseSessionText } from '../session/session-file.js';
 import type { Resolved } from './config.js';
 import type { SessionChoice } from './session-open.js';
+import { modelWindowKind } from '../session/entry-kinds/index.js';
 
 /**
  * The server is asked once the context reaches this size: below it, no window is worth a request
@@ -29,7 +30,7 @@ export const UNKNOWN_WINDOW_SOURCE = 'default (unknown model)';
 export function learnedWindow(entries: readonly SessionEntry[], provider: string, model: string): ModelWindowEntry | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.type === 'model_window' && e.provider === provider && e.model === model) return e;
+    if (modelWindowKind.is(e) && e.provider === provider && e.model === model) return e;
   }
   return undefined;
 }

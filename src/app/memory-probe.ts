@@ -147,7 +147,7 @@ function normalize(text: string): string {
 function requestText(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const m of messages) {
-    for (const c of m.content) parts.push(c.type === 'text' ? c.text : c.type === 'thinking' ? c.thinking : c.type === 'image' ? `[image ${c.mimeType}]` : `${c.name} ${JSON.stringify(c.arguments)}`);
+    for (const c of m.content) parts.push(c.type === 'text' ? c.text : c.type === 'thinking' ? c.thinking : c.type === 'image' ? `[image ${c.mimeType}]` : c.type === 'toolCall' ? `${c.name} ${JSON.stringify(c.arguments)}` : '');
   }
   return parts.join('\n');
 }

@@ -14,6 +14,7 @@ import { filesTouched } from '../tools/descriptions.js';
 import { AgentError } from './errors.js';
 import { runShellCommand, type ShellCommandHost } from './shell-command.js';
 import type { AgentSessionHandle } from './types.js';
+import { compactionKind, messageKind } from '../session/entry-kinds/index.js';
 
 /** What a handle needs from its agent. */
 export interface HandleHost {
@@ -62,7 +63,7 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
       const path = store.activePath();
       for (let i = path.length - 1; i >= 0; i--) {
         const e = path[i];
-        if (e.type !== 'compaction') continue;
+        if (!compactionKind.is(e)) continue;
         const kept = path.findIndex((x) => x.id === e.firstKeptEntryId);
         return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd, filesTouched);
       }
@@ -70,7 +71,7 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
     },
     branchMessages() {
       live('read');
-      return store.activePath().flatMap((e) => (e.type === 'message' ? [e.message] : []));
+      return store.activePath().flatMap((e) => (messageKind.is(e) ? [e.message] : []));
     },
     stats() {
       live('read');

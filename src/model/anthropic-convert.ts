@@ -158,7 +158,8 @@ function assistantBlocks(m: AssistantMessage): WireAssistantBlock[] {
     } else if (c.type === 'thinking') {
       // Unsigned thinking (another provider's, or a cut-off block) cannot be sent back.
       if (c.signature) blocks.push({ type: 'thinking', thinking: c.thinking, signature: c.signature });
-    } else {
+    } else if (c.type === 'toolCall') {
+      // (a block of another type, from an older file, is not sent)
       blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
     }
   }

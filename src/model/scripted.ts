@@ -113,7 +113,7 @@ function usageFor(turn: ScriptTurn, request: ModelRequest): Usage {
   if (turn.usage) return { ...emptyUsage(), ...turn.usage };
   let inChars = request.systemPrompt.length;
   for (const m of request.messages) {
-    for (const c of m.content) inChars += c.type === 'text' ? c.text.length : c.type === 'thinking' ? c.thinking.length : c.type === 'image' ? 6_400 : JSON.stringify(c.arguments).length; // an image: about 1,600 tokens
+    for (const c of m.content) inChars += c.type === 'text' ? c.text.length : c.type === 'thinking' ? c.thinking.length : c.type === 'image' ? 6_400 : c.type === 'toolCall' ? JSON.stringify(c.arguments).length : 0; // an image: about 1,600 tokens
   }
   const outChars = (turn.text?.length ?? 0) + JSON.stringify(turn.toolCalls ?? []).length;
   return { ...emptyUsage(), input: Math.ceil(inChars / 4), output: Math.ceil(outChars / 4) };

@@ -8,6 +8,7 @@ import { isContentEntry, type RunEntry, type SessionEntry, type SessionHeader } 
 import { readHeaderAt } from './session-file.js';
 import { sessionStats, snapshotOf } from './stats.js';
 import { SessionStore } from './store.js';
+import { leafKind, runKind, sessionInfoKind } from './entry-kinds/index.js';
 
 export interface SessionSummary {
   id: string;
@@ -98,7 +99,7 @@ function fromTailRun(tail: string, isWholeFile: boolean): Omit<SessionSummary, '
     } catch {
       continue; // torn or corrupt: not an entry
     }
-    if (e.type === 'run' && e.snapshot) {
+    if (runKind.is(e) && e.snapshot) {
       if (contentAfter) return undefined; // the shape changed since: count properly
       const { type: _t, id: _i, parentId: _p, snapshot, ...lastRun } = e;
       const stats = snapshot.stats ? addRun(snapshot.stats, e) : null;
@@ -113,8 +114,8 @@ function fromTailRun(tail: string, isWholeFile: boolean): Omit<SessionSummary, '
     }
     after++;
     // New content changes the counts; a leaf move changes the active path (and its stats).
-    if (isContentEntry(e) || e.type === 'leaf') contentAfter = true;
-    if (e.type === 'session_info' && name === undefined) name = e.name;
+    if (isContentEntry(e) || leafKind.is(e)) contentAfter = true;
+    if (sessionInfoKind.is(e) && name === undefined) name = e.name;
   }
   return undefined;
 }
@@ -131,7 +132,7 @@ function fullScan(file: string): Omit<SessionSummary, 'id' | 'file' | 'cwd' | 'c
   const store = SessionStore.open(file);
   const stats = sessionStats(store);
   const snap = snapshotOf(store, stats);
-  const last = [...store.entries()].reverse().find((e): e is RunEntry => e.type === 'run');
+  const last = [...store.entries()].reverse().find((e): e is RunEntry => runKind.is(e));
   let lastRun: SessionSummary['lastRun'] = null;
   if (last) {
     const { type: _t, id: _i, parentId: _p, snapshot: _s, ...rest } = last;

@@ -5,6 +5,7 @@ import { isContentEntry, type ContentEntry, type SessionEntry } from './entries.
 import { liveEntries, planCompaction, type PlanResult } from './compaction-plan.js';
 import type { FileTracker } from './file-lists.js';
 import { estimateMessageTokens, estimateTextTokens } from './tokens.js';
+import { messageKind } from './entry-kinds/index.js';
 
 /** Below this many tokens, halving the part kept stops and only the newest unit is kept. */
 const SMALLEST_KEEP = 256;
@@ -30,11 +31,11 @@ export function largestOfCurrentTurn(path: readonly (ContentEntry | SessionEntry
   const content = path.filter(isContentEntry);
   const { live } = liveEntries(content);
   let start = live.length - 1;
-  while (start > 0 && !(live[start].type === 'message' && (live[start] as { message: { role: string } }).message.role === 'user')) start--;
+  while (start > 0 && !(messageKind.is(live[start]) && (live[start] as { message: { role: string } }).message.role === 'user')) start--;
   let best: { id: string; role: string; tokens: number } | undefined;
   for (const e of live.slice(Math.max(0, start))) {
-    const tokens = e.type === 'message' ? estimateMessageTokens(e.message) : estimateTextTokens(e.summary);
-    const role = e.type === 'message' ? e.message.role : e.type;
+    const tokens = messageKind.is(e) ? estimateMessageTokens(e.message) : estimateTextTokens(e.summary);
+    const role = messageKind.is(e) ? e.message.role : e.type;
     if (!best || tokens > best.tokens) best = { id: e.id, role, tokens };
   }
   return best;

@@ -8,6 +8,7 @@ import { isContentEntry, type BranchSummaryEntry, type CompactionEntry, type Con
 import { collectFileLists, type FileTracker } from './file-lists.js';
 import type { SessionStore } from './store.js';
 import { estimateMessageTokens, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens.js';
+import { branchSummaryKind, compactionKind, messageKind } from './entry-kinds/index.js';
 
 export interface CompactionSettings {
   /** The model's context window. */
@@ -52,33 +53,33 @@ export type PlanFailure = 'empty' | 'fits' | 'one_unit';
 
 export type PlanResult = { ok: true; plan: CompactionPlan } | { ok: false; reason: string; code?: PlanFailure };
 
-const isUserTurnStart = (e: ContentEntry) => (e.type === 'message' && e.message.role === 'user') || e.type === 'branch_summary';
+const isUserTurnStart = (e: ContentEntry) => (messageKind.is(e) && e.message.role === 'user') || branchSummaryKind.is(e);
 /**
  * Where the kept part may begin: a user message (a turn starts), or an assistant message that
  * calls tools (a tool-call unit starts). Never a tool result (it would lose its call), nor an
  * assistant answer without calls (it would lose the question it answers).
  */
 const isValidCut = (e: ContentEntry) =>
-  isUserTurnStart(e) || (e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
+  isUserTurnStart(e) || (messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
 
 /** The entries the model sees after the latest compaction: its kept part, then what follows it. */
 export function liveEntries(path: readonly ContentEntry[]): { previous: CompactionEntry | undefined; live: ContentEntry[] } {
   let c = -1;
   for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i].type === 'compaction') {
+    if (compactionKind.is(path[i])) {
       c = i;
       break;
     }
   }
-  if (c < 0) return { previous: undefined, live: path.filter((e) => e.type !== 'compaction') };
+  if (c < 0) return { previous: undefined, live: path.filter((e) => !compactionKind.is(e)) };
   const previous = path[c] as CompactionEntry;
   let kept = path.findIndex((e, i) => i < c && e.id === previous.firstKeptEntryId);
   if (kept < 0) kept = c;
-  return { previous, live: [...path.slice(kept, c), ...path.slice(c + 1)].filter((e) => e.type !== 'compaction') };
+  return { previous, live: [...path.slice(kept, c), ...path.slice(c + 1)].filter((e) => !compactionKind.is(e)) };
 }
 
 function entryTokens(e: ContentEntry): number {
-  if (e.type === 'message') return estimateMessageTokens(e.message);
+  if (messageKind.is(e)) return estimateMessageTokens(e.message);
   return estimateTextTokens(e.summary) + MESSAGE_OVERHEAD_TOKENS;
 }
 
@@ -132,7 +133,7 @@ export function planCompaction(path: readonly (ContentEntry | SessionEntry)[], k
 export function uncompact(store: SessionStore): { compactionId: string; leafId: string | null } | undefined {
   const path = store.activePath();
   let at = path.length - 1;
-  while (at >= 0 && path[at].type !== 'compaction') at--;
+  while (at >= 0 && !compactionKind.is(path[at])) at--;
   if (at < 0) return undefined;
   const leafId = path[at].parentId;
   store.checkout(leafId);
@@ -176,8 +177,8 @@ function cutKeepingEnd(text: string, max: number): string {
 
 /** One block of text per entry, as the summarizer reads it. */
 export function serializeEntry(e: ContentEntry | BranchSummaryEntry, limits: SerializeLimits = DEFAULT_SERIALIZE_LIMITS): string {
-  if (e.type === 'compaction') return `[earlier summary]\n${cutForSummary(e.summary, limits.messageChars)}`;
-  if (e.type === 'branch_summary') return `[summary of a branch that was left]\n${cutForSummary(e.summary, limits.messageChars)}`;
+  if (compactionKind.is(e)) return `[earlier summary]\n${cutForSummary(e.summary, limits.messageChars)}`;
+  if (branchSummaryKind.is(e)) return `[summary of a branch that was left]\n${cutForSummary(e.summary, limits.messageChars)}`;
   return serializeMessage(e.message, limits);
 }
 
@@ -188,7 +189,7 @@ export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_S
   for (const c of m.content) {
     if (c.type === 'text') parts.push(`[assistant]\n${cutForSummary(c.text, limits.messageChars)}`);
     else if (c.type === 'thinking') parts.push(`[assistant thinking]\n${cutForSummary(c.thinking, limits.thinkingChars)}`);
-    else parts.push(`[assistant calls ${c.name}] ${cutForSummary(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
+    else if (c.type === 'toolCall') parts.push(`[assistant calls ${c.name}] ${cutForSummary(c.rawArguments ?? JSON.stringify(c.arguments), limits.messageChars)}`);
   }
   if (m.errorMessage) parts.push(`[the response failed: ${cutForSummary(m.errorMessage, 500)}]`);
   return parts.join('\n') || '[assistant: empty response]';

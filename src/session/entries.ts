@@ -2,13 +2,7 @@
 // Documented in docs/session-format.md; bump SESSION_FORMAT_VERSION on any
 // incompatible change.
 import type { CompactionReason } from '../core/events.js';
-import type { Message } from '../core/types.js';
-import type { BranchSummaryEntry } from './entry-kinds/branch-summary.js';
-import type { CompactionFailedEntry } from './entry-kinds/compaction-failed.js';
-import type { CompactionEntry } from './entry-kinds/compaction.js';
 import { NODE_TYPES, type AnyEntry, type NodeType } from './entry-kinds/index.js';
-import type { ModelWindowEntry } from './entry-kinds/model-window.js';
-import type { RunRecord, SessionSnapshot } from './entry-kinds/run.js';
 
 /**
  * 2: adds the `run` and `session_info` control entries and the header's `parentSession`.
@@ -47,26 +41,21 @@ export type ContentEntry = Extract<SessionEntry, { type: NodeType }>;
 /** The entries that record a fact about the session (`parentId: null`), never part of a path. */
 export type ControlEntry = Exclude<SessionEntry, ContentEntry>;
 
-/** What the store fills in. */
-type EntryBase = { id: string; parentId: string | null; timestamp: string };
+/** What the store fills in: id and timestamp, and (for a node, unless given) the parent. */
+type Payload<E> = Omit<E, 'id' | 'timestamp' | 'parentId'>;
+type NewOf<E> = E extends ContentEntry ? Payload<E> & { parentId?: string | null } : Payload<E>;
 
-/** An entry as handed to `append`: the store assigns id, timestamp and (for content entries) parentId. */
-export type NewEntry =
-  | { type: 'message'; message: Message; parentId?: string | null }
-  | ({ type: 'compaction'; summary: string; firstKeptEntryId: string; parentId?: string | null } & Omit<CompactionEntry, keyof EntryBase | 'type' | 'summary' | 'firstKeptEntryId'>)
-  | ({ type: 'branch_summary'; parentId?: string | null } & Omit<BranchSummaryEntry, keyof EntryBase | 'type'>)
-  | Omit<CompactionFailedEntry, keyof EntryBase>
-  | { type: 'permission_grant'; rule: string; seal?: string }
-  | { type: 'model_change'; provider: string; model: string }
-  | Omit<ModelWindowEntry, keyof EntryBase>
-  | { type: 'label'; targetId: string; label: string | null }
-  | { type: 'leaf'; targetId: string | null }
-  | { type: 'session_info'; name: string | null }
-  | ({ type: 'run'; snapshot: SessionSnapshot } & RunRecord);
+/** An entry as handed to `append` (from the kinds' types): the store assigns id, timestamp and (for content entries) parentId. */
+export type NewEntry = NewOf<SessionEntry>;
 
 const NODE_SET: ReadonlySet<string> = new Set(NODE_TYPES);
 
 export function isContentEntry(e: SessionEntry): e is ContentEntry {
+  return NODE_SET.has(e.type);
+}
+
+/** An entry handed to `append` that is a node of the tree (the store gives it a parent). */
+export function isContentInput(e: NewEntry): e is Extract<NewEntry, { type: NodeType }> {
   return NODE_SET.has(e.type);
 }
 

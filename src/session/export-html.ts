@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from '../core/events.js';
 import { redactSecrets } from '../core/redact.js';
 import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
+import { failedCompactionsOf } from './entry-kinds/compaction-failed.js';
 import { PAGE_CSS } from './export-html-page.js';
 import type { PageData } from './export-page-data.js';
 import { PAGE_SCRIPT } from './export-page.generated.js';
@@ -17,6 +18,7 @@ import { markdownToNodes, type HtmlNode } from './markdown-html.js';
 import { sessionStats } from './stats.js';
 import type { SessionStore } from './store.js';
 import { costText } from '../core/cost-text.js';
+import { messageKind } from './entry-kinds/index.js';
 
 /** The Content-Security-Policy of every export: the page's own script (by its hash) and inline styles, nothing else. */
 export const EXPORT_CSP = `default-src 'none'; script-src 'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -75,7 +77,7 @@ ${headerMeta(store, entries, path, stats.session, stats.activePath)}
 export function markdownOf(entries: ContentEntry[]): Record<string, (HtmlNode[] | null)[]> {
   return Object.fromEntries(
     entries.flatMap((e) =>
-      e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'text')
+      messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'text')
         ? [[e.id, e.message.content.map((c) => (c.type === 'text' ? markdownToNodes(c.text) : null))]]
         : [],
     ),
@@ -92,7 +94,7 @@ function esc(s: string): string {
 }
 
 function failedCompactions(store: SessionStore): CompactionFailedEntry[] {
-  return store.entries().filter((e): e is CompactionFailedEntry => e.type === 'compaction_failed');
+  return failedCompactionsOf(store.entries());
 }
 
 function headerMeta(store: SessionStore, entries: ContentEntry[], path: ContentEntry[], session: Stats, active: Stats): string {

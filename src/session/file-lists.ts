@@ -5,6 +5,7 @@
 // and the app layer: this block knows no tools).
 import { isAbsolute, normalize, relative, sep } from 'node:path';
 import type { ContentEntry, FileLists } from './entries.js';
+import { branchSummaryKind, messageKind } from './entry-kinds/index.js';
 
 /** The files one call read or modified, as its tool declares them; `result` is undefined for a call without one. */
 export type FileTracker = (
@@ -45,7 +46,7 @@ export function collectFileLists(entries: readonly ContentEntry[], previous: Fil
   const read = new Set(previous.readFiles);
   const modified = new Set(previous.modifiedFiles);
   const results = new Map<string, { isError: boolean; details?: Record<string, unknown> }>();
-  for (const e of entries) if (e.type === 'message' && e.message.role === 'toolResult') results.set(e.message.toolCallId, e.message);
+  for (const e of entries) if (messageKind.is(e) && e.message.role === 'toolResult') results.set(e.message.toolCallId, e.message);
   const add = (to: Set<string>, files: readonly unknown[] | undefined) => {
     for (const f of files ?? []) {
       const path = typeof f === 'string' ? workspacePath(f, cwd) : undefined;
@@ -53,12 +54,12 @@ export function collectFileLists(entries: readonly ContentEntry[], previous: Fil
     }
   };
   for (const e of entries) {
-    if (e.type === 'branch_summary') {
+    if (branchSummaryKind.is(e)) {
       for (const f of e.details.readFiles) read.add(f);
       for (const f of e.details.modifiedFiles) modified.add(f);
       continue;
     }
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    if (!messageKind.is(e) || e.message.role !== 'assistant') continue;
     for (const c of e.message.content) {
       if (c.type !== 'toolCall') continue;
       const files = tracker(c.name, c.arguments, results.get(c.id));

@@ -3,6 +3,7 @@
 import type { Message, ToolCall, UserMessage } from '../core/types.js';
 import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
 import { kindOf } from './entry-kinds/index.js';
+import { compactionKind, messageKind } from './entry-kinds/index.js';
 
 export const SUMMARY_PREFIX =
   'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
@@ -22,7 +23,7 @@ export function summaryMessage(summary: string): UserMessage {
 export function projectMessages(path: readonly (ContentEntry | SessionEntry)[]): Message[] {
   let compactionIndex = -1;
   for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i].type === 'compaction') {
+    if (compactionKind.is(path[i])) {
       compactionIndex = i;
       break;
     }
@@ -63,8 +64,8 @@ export function unansweredToolCalls(path: readonly (ContentEntry | SessionEntry)
     const e = path[i];
     // A compaction appended after the calls (compacting a run killed mid-turn) hides nothing: the
     // calls are still in the projection, among the kept entries.
-    if (e.type === 'compaction') continue;
-    if (e.type !== 'message') return [];
+    if (compactionKind.is(e)) continue;
+    if (!messageKind.is(e)) return [];
     const m = e.message;
     if (m.role === 'toolResult') answered.add(m.toolCallId);
     else if (m.role === 'assistant') {

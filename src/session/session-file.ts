@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readAt } from '../core/read-at.js';
 import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+import { readEntry } from './entry-shape.js';
 import { SessionFileError } from './session-file-error.js';
 
 export { SessionFileError };
@@ -56,7 +57,7 @@ export function parseSessionText(input: string | Buffer, label: string): ParsedS
       warnings.push(`${label}: line ${lineNo}: ${problem}; skipped`);
       continue;
     }
-    const entry = value as SessionEntry;
+    const entry = readEntry(value as SessionEntry);
     if (seen.has(entry.id)) {
       warnings.push(`${label}: line ${lineNo}: duplicate entry id "${entry.id}"; skipped`);
       continue;

@@ -4,6 +4,7 @@ import type { LastRun, SessionStats, Stats } from '../core/events.js';
 import { emptyUsage, textOf } from '../core/types.js';
 import { type RunEntry, type SessionEntry, type SessionSnapshot } from './entries.js';
 import type { SessionStore } from './store.js';
+import { compactionKind, messageKind, runKind } from './entry-kinds/index.js';
 
 export type { LastRun, SessionStats, Stats };
 
@@ -15,8 +16,8 @@ function empty(): Stats {
 export function statsOf(entries: Iterable<SessionEntry>, runs: readonly RunEntry[]): Stats {
   const s = empty();
   for (const e of entries) {
-    if (e.type === 'compaction') s.compactions++;
-    if (e.type !== 'message') continue;
+    if (compactionKind.is(e)) s.compactions++;
+    if (!messageKind.is(e)) continue;
     const m = e.message;
     if (m.role === 'assistant') {
       s.turns++;
@@ -38,7 +39,7 @@ export function statsOf(entries: Iterable<SessionEntry>, runs: readonly RunEntry
 
 export function sessionStats(store: SessionStore): SessionStats {
   const all = store.entries();
-  const runs = all.filter((e): e is RunEntry => e.type === 'run');
+  const runs = all.filter((e): e is RunEntry => runKind.is(e));
   const path = store.activePath();
   const onPath = new Set(path.map((e) => e.id));
   const pathRuns = runs.filter((r) => r.leafId !== null && onPath.has(r.leafId));
@@ -65,7 +66,7 @@ export function sessionStats(store: SessionStore): SessionStats {
 export function snapshotOf(store: SessionStore, stats: SessionStats = sessionStats(store)): SessionSnapshot {
   let first: string | null = null;
   for (const e of store.entries()) {
-    if (e.type === 'message' && e.message.role === 'user') {
+    if (messageKind.is(e) && e.message.role === 'user') {
       first = textOf(e.message.content).slice(0, 200);
       break;
     }
@@ -79,7 +80,7 @@ export function lastContextTokens(store: SessionStore): number | null {
   const path = store.activePath();
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i];
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    if (!messageKind.is(e) || e.message.role !== 'assistant') continue;
     const u = e.message.usage;
     const total = u.input + u.cacheRead + u.cacheWrite + u.output;
     if (total > 0) return total;

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import type { Message } from '../core/types.js';
 import {
   isContentEntry,
+  isContentInput,
   SESSION_FORMAT_VERSION,
   type ContentEntry,
   type MessageEntry,
@@ -17,6 +18,7 @@ import {
 import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
 import { snapshotOf } from './stats.js';
+import { compactionFailedKind, compactionKind, labelKind, leafKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind } from './entry-kinds/index.js';
 
 export interface CreateOptions {
   cwd: string;
@@ -179,28 +181,28 @@ export class SessionStore {
     const id = this.newId();
     const timestamp = this.now().toISOString();
     let entry: SessionEntry;
-    if (input.type === 'message' || input.type === 'compaction' || input.type === 'branch_summary') {
+    if (isContentInput(input)) {
       const parentId = input.parentId === undefined ? this.leaf : input.parentId;
       if (parentId !== null) this.requireContent(parentId);
       const { parentId: _ignored, type, ...payload } = input;
       entry = { type, id, parentId, timestamp, ...payload } as ContentEntry;
-      if (entry.type === 'compaction' && !this.byId.has(entry.firstKeptEntryId)) {
+      if (compactionKind.is(entry) && !this.byId.has(entry.firstKeptEntryId)) {
         throw new Error(`compaction: firstKeptEntryId "${entry.firstKeptEntryId}" is not in this session`);
       }
-    } else if (input.type === 'label') {
+    } else if (labelKind.is(input)) {
       this.requireContent(input.targetId);
       entry = { type: 'label', id, parentId: null, timestamp, targetId: input.targetId, label: input.label };
-    } else if (input.type === 'session_info') {
+    } else if (sessionInfoKind.is(input)) {
       entry = { type: 'session_info', id, parentId: null, timestamp, name: input.name };
-    } else if (input.type === 'run') {
+    } else if (runKind.is(input)) {
       entry = { ...input, id, parentId: null, timestamp, type: 'run' };
-    } else if (input.type === 'compaction_failed') {
+    } else if (compactionFailedKind.is(input)) {
       entry = { ...input, id, parentId: null, timestamp, type: 'compaction_failed' };
-    } else if (input.type === 'permission_grant') {
+    } else if (permissionGrantKind.is(input)) {
       entry = { type: 'permission_grant', id, parentId: null, timestamp, rule: input.rule, ...(input.seal !== undefined ? { seal: input.seal } : {}) };
-    } else if (input.type === 'model_change') {
+    } else if (modelChangeKind.is(input)) {
       entry = { type: 'model_change', id, parentId: null, timestamp, provider: input.provider, model: input.model };
-    } else if (input.type === 'model_window') {
+    } else if (modelWindowKind.is(input)) {
       entry = { ...input, id, parentId: null, timestamp, type: 'model_window' };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
@@ -281,36 +283,25 @@ export class SessionStore {
   private index(entry: SessionEntry, warnings?: string[]): void {
     this.all.push(entry);
     this.byId.set(entry.id, entry);
-    switch (entry.type) {
-      case 'message':
-      case 'compaction':
-      case 'branch_summary': {
-        if (this.childIndex) this.addChild(entry);
-        if (warnings && entry.parentId === entry.id) {
-          warnings.push(`${this.file}: entry ${entry.id} names itself as its parent; its branch starts there`);
-        } else if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
-          warnings.push(`${this.file}: entry ${entry.id} follows ${entry.parentId}, which is missing (or only later in the file)`);
-        }
-        this.leaf = entry.id;
-        break;
+    if (isContentEntry(entry)) {
+      if (this.childIndex) this.addChild(entry);
+      if (warnings && entry.parentId === entry.id) {
+        warnings.push(`${this.file}: entry ${entry.id} names itself as its parent; its branch starts there`);
+      } else if (warnings && entry.parentId !== null && !this.byId.has(entry.parentId)) {
+        warnings.push(`${this.file}: entry ${entry.id} follows ${entry.parentId}, which is missing (or only later in the file)`);
       }
-      case 'label':
-        if (!this.byId.has(entry.targetId)) {
-          warnings?.push(`${this.file}: label on missing entry ${entry.targetId}; ignored`);
-          break;
-        }
-        if (entry.label === null) this.labelIndex.delete(entry.targetId);
-        else this.labelIndex.set(entry.targetId, entry.label);
-        break;
-      case 'leaf':
-        if (entry.targetId === null || this.byId.has(entry.targetId)) this.leaf = entry.targetId;
-        else warnings?.push(`${this.file}: leaf move to missing entry ${entry.targetId}; ignored`);
-        break;
-      case 'session_info':
-        this.sessionName = entry.name;
-        break;
-      // The other control entries are records the store keeps and does not act on.
+      this.leaf = entry.id;
+    } else if (labelKind.is(entry)) {
+      if (!this.byId.has(entry.targetId)) warnings?.push(`${this.file}: label on missing entry ${entry.targetId}; ignored`);
+      else if (entry.label === null) this.labelIndex.delete(entry.targetId);
+      else this.labelIndex.set(entry.targetId, entry.label);
+    } else if (leafKind.is(entry)) {
+      if (entry.targetId === null || this.byId.has(entry.targetId)) this.leaf = entry.targetId;
+      else warnings?.push(`${this.file}: leaf move to missing entry ${entry.targetId}; ignored`);
+    } else if (sessionInfoKind.is(entry)) {
+      this.sessionName = entry.name;
     }
+    // The other control entries are records the store keeps and does not act on.
   }
 }
 

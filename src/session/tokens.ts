@@ -3,6 +3,7 @@
 import { estimateImageTokens } from '../core/image.js';
 import type { Message, ToolSpec } from '../core/types.js';
 import type { ContentEntry, SessionEntry } from './entries.js';
+import { branchSummaryKind, compactionKind, messageKind } from './entry-kinds/index.js';
 
 /** Tokens a message costs beyond its text (role, separators), rounded up. */
 export const MESSAGE_OVERHEAD_TOKENS = 6;
@@ -100,7 +101,7 @@ export function estimateMessageTokens(m: Message): number {
     if (c.type === 'text') tokens += estimateTextTokens(c.text);
     else if (c.type === 'thinking') tokens += estimateTextTokens(c.thinking);
     else if (c.type === 'image') tokens += estimateImageTokens(c); // a fixed cost by its size in pixels, not its base64 text
-    else tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
+    else if (c.type === 'toolCall') tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
   }
   if (m.role === 'toolResult') tokens += estimateTextTokens(m.toolName);
   return tokens;
@@ -133,16 +134,16 @@ export function contextTokens(
 ): ContextEstimate {
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i];
-    if (e.type === 'compaction') break; // usage from before the latest compaction no longer describes the context
-    if (e.type !== 'message' || e.message.role !== 'assistant') continue;
+    if (compactionKind.is(e)) break; // usage from before the latest compaction no longer describes the context
+    if (!messageKind.is(e) || e.message.role !== 'assistant') continue;
     const u = e.message.usage;
     const counted = u.input + u.cacheRead + u.cacheWrite;
     if (counted <= 0) continue; // a failed or aborted response reports nothing: look further back
     let after = u.output > 0 ? u.output : estimateMessageTokens(e.message);
     for (let j = i + 1; j < path.length; j++) {
       const next = path[j];
-      if (next.type === 'message') after += estimateMessageTokens(next.message);
-      else if (next.type === 'branch_summary') after += estimateTextTokens(next.summary) + MESSAGE_OVERHEAD_TOKENS;
+      if (messageKind.is(next)) after += estimateMessageTokens(next.message);
+      else if (branchSummaryKind.is(next)) after += estimateTextTokens(next.summary) + MESSAGE_OVERHEAD_TOKENS;
     }
     return { tokens: counted + after, calibrated: true };
   }

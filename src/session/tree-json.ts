@@ -2,7 +2,8 @@
 // session.tree() and RPC's get_tree return. One line of description per entry.
 import type { SessionStats } from '../core/events.js';
 import { preview } from '../core/types.js';
-import { isContentEntry, type CompactionFailedEntry, type ContentEntry } from './entries.js';
+import { isContentEntry, type ContentEntry } from './entries.js';
+import { failedCompactionsOf } from './entry-kinds/compaction-failed.js';
 import { kindOf } from './entry-kinds/index.js';
 import type { TreeLine } from './entry-kinds/parts.js';
 import type { SessionStore } from './store.js';
@@ -39,9 +40,7 @@ export function treeJson(store: SessionStore, stats: SessionStats): TreeJson {
           children: store.children(e.id).map((c) => c.id),
         };
       }),
-    failedCompactions: store
-      .entries()
-      .filter((e): e is CompactionFailedEntry => e.type === 'compaction_failed')
-      .map((e) => ({ id: e.id, targetId: e.targetId, reason: e.reason, error: e.error, tokensBefore: e.tokensBefore, timestamp: e.timestamp })),
+    /** Compactions that were tried and failed (nothing was summarized), with the leaf they were tried at. */
+    failedCompactions: failedCompactionsOf(store.entries()).map((e) => ({ id: e.id, targetId: e.targetId, reason: e.reason, error: e.error, tokensBefore: e.tokensBefore, timestamp: e.timestamp })),
   };
 }

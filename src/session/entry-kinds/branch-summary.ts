@@ -3,7 +3,9 @@ import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/message-schema.js';
 import type { UserMessage } from '../../core/types.js';
+import { codeSpan, quote } from '../markdown-text.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
+import { anything } from './reading.js';
 
 export const BRANCH_SUMMARY_PREFIX =
   'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
@@ -35,6 +37,12 @@ export const branchSummaryKind = entryKind({
   type: 'branch_summary',
   schema: BranchSummaryEntrySchema,
   node: true,
+  reading: { summarizedIds: anything, details: anything },
   project: (e) => branchSummaryMessage(e.summary),
   describe: (e) => ({ kind: 'branch', text: `[summary of a left branch: ${e.summarizedIds.length} entries] ${e.summary}` }),
+  markdown: (e) => ({
+    level: '##',
+    title: 'Branch summary',
+    body: [quote(`**Left branch** (leaf ${codeSpan(e.fromId)}, ${e.summarizedIds.length} entries): the model sees this summary of the work done there.`, e.summary)],
+  }),
 });

@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { CompactionReasonSchema } from '../../core/event-kinds/compaction.js';
 import { Str } from '../../core/message-schema.js';
+import { codeSpan, quote } from '../markdown-text.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
 
 export const CompactionEntrySchema = Type.Object(
@@ -36,5 +37,11 @@ export const compactionKind = entryKind({
   describe(e) {
     const n = e.summarizedIds?.length;
     return { kind: 'compaction', text: `[summary${n !== undefined ? ` of ${n} ${n === 1 ? 'entry' : 'entries'}` : ''}${e.reason ? `, ${e.reason}` : ''}] ${e.summary}` };
+  },
+  markdown(e) {
+    const tokens = e.tokensBefore !== undefined ? ` (${e.tokensBefore} tokens before${e.tokensAfter !== undefined ? `, ${e.tokensAfter} after` : ''})` : '';
+    const what = e.summarizedIds ? ` (${e.summarizedIds.length} entries${e.reason ? `, ${e.reason}` : ''})` : '';
+    const head = `**Compacted${what}:** the model sees this summary instead of the entries before ${codeSpan(e.firstKeptEntryId)}${tokens}.`;
+    return { level: '##', title: 'Compaction', body: [quote(head, e.summary)] };
   },
 });

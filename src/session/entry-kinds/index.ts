@@ -17,6 +17,8 @@ import { permissionGrantKind } from './permission-grant.js';
 import { runKind } from './run.js';
 import { sessionInfoKind } from './session-info.js';
 
+export { branchSummaryKind, compactionFailedKind, compactionKind, labelKind, leafKind, messageKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind };
+
 export const ENTRY_KINDS = [
   messageKind,
   compactionKind,

@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/message-schema.js';
 import { base, Null, entryKind } from './parts.js';
+import { anyString, positiveNumber } from './reading.js';
 
 export const ModelWindowEntrySchema = Type.Object(
   {
@@ -22,4 +23,9 @@ export const ModelWindowEntrySchema = Type.Object(
 /** A context window learned from the provider (control entry); compaction uses the last one for its provider and model. Never sent to the model. */
 export type ModelWindowEntry = Static<typeof ModelWindowEntrySchema>;
 
-export const modelWindowKind = entryKind({ type: 'model_window', schema: ModelWindowEntrySchema, node: false });
+export const modelWindowKind = entryKind({
+  type: 'model_window',
+  schema: ModelWindowEntrySchema,
+  node: false,
+  reading: { provider: anyString, model: anyString, contextWindow: positiveNumber },
+});

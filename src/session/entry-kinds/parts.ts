@@ -5,6 +5,7 @@ import type { Static, TObject } from 'typebox';
 import { Type } from '../../core/type-builders.js';
 import { Str } from '../../core/message-schema.js';
 import type { Message } from '../../core/types.js';
+import type { Relaxation } from './reading.js';
 
 /** The fields every entry has (with `type` first and `parentId` after them). */
 export const base = { id: Str, timestamp: Type.String({ description: 'ISO 8601' }) };
@@ -42,6 +43,13 @@ export interface TreeNote {
   text: string;
 }
 
+/** A node's block in the Markdown export: its heading (export-text.ts adds the id, label and marks) and the blocks under it. */
+export interface MarkdownBlock {
+  level: '##' | '###';
+  title: string;
+  body: string[];
+}
+
 /**
  * What the session code knows of an entry kind. `node`: a content entry, a node of the tree
  * (it has a parent and may have children); otherwise a control entry (`parentId: null`), which
@@ -52,15 +60,23 @@ export interface EntryKind<T extends string = string, S extends TObject = TObjec
   readonly type: T;
   readonly schema: S;
   readonly node: N;
+  /** Whether an entry (or an entry handed to `append`) is of this kind: the one place a kind's `type` is compared. */
+  is<E extends { type: string }>(entry: E): entry is Extract<E, { type: T }>;
+  /** What a reader accepts beyond the schema, by field path (`a.b`, `a[].b`): the fields its readers do not need (reading.ts). */
+  readonly reading?: Readonly<Record<string, Relaxation>>;
   /** Nodes: the message the model sees for the entry on the active path, or none (a compaction is the projector's own case: it cuts the path). */
   project?(entry: Static<S>): Message | undefined;
   /** Nodes: the line that describes the entry in `tree` (text and JSON). */
   describe?(entry: Static<S>): TreeLine;
   /** Control entries shown in `tree` under the node they concern (`width`: the preview width). */
   treeNote?(entry: Static<S>, width: number): TreeNote;
+  /** Nodes: the entry's block in the Markdown export (`contentText`: blocks as text, images as their summaries: core/image.ts, which the export page's script cannot load). */
+  markdown?(entry: Static<S>, contentText: (content: Message['content']) => string): MarkdownBlock;
+  /** Control entries shown in the Markdown export under the node they concern. */
+  markdownNote?(entry: Static<S>): TreeNote;
 }
 
 /** Declares an entry kind (the type parameters are inferred: the hooks get the kind's entry type). */
-export function entryKind<const T extends string, S extends TObject, const N extends boolean>(kind: EntryKind<T, S, N>): EntryKind<T, S, N> {
-  return kind;
+export function entryKind<const T extends string, S extends TObject, const N extends boolean>(kind: Omit<EntryKind<T, S, N>, 'is'>): EntryKind<T, S, N> {
+  return { ...kind, is: <E extends { type: string }>(entry: E): entry is Extract<E, { type: T }> => entry.type === kind.type };
 }

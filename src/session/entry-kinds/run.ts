@@ -5,6 +5,7 @@ import { Type } from '../../core/type-builders.js';
 import { LastRunSchema, StatsSchema } from '../../core/event-kinds/run.js';
 import { Int, RefusalSchema, Str } from '../../core/message-schema.js';
 import { base, Null, entryKind } from './parts.js';
+import { anything, indexable, type Relaxation } from './reading.js';
 
 const RunRecordSchema = Type.Object({
   ...LastRunSchema.properties,
@@ -36,4 +37,11 @@ export const RunEntrySchema = Type.Object(
 /** Appended at the end of every run (control entry). */
 export type RunEntry = Static<typeof RunEntrySchema>;
 
-export const runKind = entryKind({ type: 'run', schema: RunEntrySchema, node: false });
+export const runKind = entryKind({
+  type: 'run',
+  schema: RunEntrySchema,
+  node: false,
+  // Older readers needed only the run's id and a snapshot (the rest is filled in when read).
+  reading: Object.keys(RunRecordSchema.properties).reduce<Record<string, Relaxation>>((r, k) => (k === 'runId' ? r : { ...r, [k]: anything }), { snapshot: indexable }),
+});
+
