@@ -150,7 +150,8 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
   };
 
   it.for(['threshold', 'overflow'] as const)('auto-compaction (%s) shows a "compacting" spinner, then the compacted line and the answer', async (reason, ctx) => {
-    const a = autoCompaction(reason, columns, { ...summaryTurn('the summary'), delayMs: 150 }, [{ text: 'answered after compacting' }]);
+    // The summary streams in about 25 pieces: 60 ms each keeps the spinner up for about 1.5 s.
+    const a = autoCompaction(reason, columns, { ...summaryTurn('the summary'), delayMs: 60 }, [{ text: 'answered after compacting' }]);
     const { t } = start(ctx, a.turns, a.args, a.opts);
     await firstExchange(t);
     const spinning = await t.waitFor(/compacting \d/);

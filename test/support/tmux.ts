@@ -1,7 +1,7 @@
 // A real terminal for tests: the CLI runs in a detached tmux session (a pseudo-terminal of a given
 // size), keys go in with send-keys, the screen and the scrollback come out with capture-pane.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, tempDir } from './helpers.js';
 
@@ -24,6 +24,8 @@ export class TmuxSession {
   readonly name = `mini-agent-${process.pid}-${++counter}-${Math.random().toString(16).slice(2, 8)}`;
   readonly home: string;
   private readonly exitFile: string;
+  /** Every byte the program writes to the terminal lands here (tmux pipe-pane): waitFor looks again when it grows. */
+  private readonly output: string;
 
   constructor(
     private readonly bin: string,
@@ -45,10 +47,13 @@ export class TmuxSession {
     // exit-empty off: the server outlives a test's last session, so the next test never races its
     // shutdown ("server exited unexpectedly"); killServer() ends it after the file.
     this.tmux(['start-server', ';', 'set-option', '-g', 'exit-empty', 'off', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
-    if (opts.record) {
-      this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(opts.record)}`]);
-      writeFileSync(go, '');
-    }
+    // The output goes to a file, so a waiter looks at the screen when something was written
+    // rather than on a fixed beat. Without a recording, bytes before the pipe is attached only
+    // mean one look later.
+    this.output = opts.record ?? `${this.exitFile}.out`;
+    writeFileSync(this.output, '', { flag: 'a' });
+    this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(this.output)}`]);
+    if (opts.record) writeFileSync(go, '');
   }
 
   /** The pid of the CLI (the pane's shell runs it as its child). */
@@ -128,10 +133,32 @@ export class TmuxSession {
     const until = Date.now() + (opts.timeoutMs ?? 15_000);
     const ok = typeof test === 'function' ? test : (t: string) => test.test(t);
     let text = '';
-    while (Date.now() < until) {
-      text = opts.history ? this.history() : this.screen();
-      if (ok(text)) return text;
-      await new Promise((r) => setTimeout(r, 60));
+    // A look when the program wrote something (its output file changed), at most every 15 ms, and
+    // at least every 250 ms (a change tmux made on its own, such as a resize).
+    let wrote = false;
+    let wake: (() => void) | undefined;
+    const watcher = watch(this.output, () => {
+      wrote = true;
+      wake?.();
+    });
+    try {
+      while (Date.now() < until) {
+        wrote = false;
+        text = opts.history ? this.history() : this.screen();
+        if (ok(text)) return text;
+        await new Promise((r) => setTimeout(r, 15));
+        if (wrote) continue;
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, Math.min(250, Math.max(0, until - Date.now())));
+          wake = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
+        wake = undefined;
+      }
+    } finally {
+      watcher.close();
     }
     throw new Error(`the terminal never showed ${test}; it shows:\n${text}`);
   }
