@@ -1,6 +1,6 @@
 // A real terminal for tests: the CLI runs in a detached tmux session (a pseudo-terminal of a given
 // size), keys go in with send-keys, the screen and the scrollback come out with capture-pane.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, tempDir } from './helpers.js';
@@ -119,6 +119,14 @@ export class TmuxSession {
     return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', this.name]);
   }
 
+  /** screen() or history(), without blocking: servers the test runs in process answer meanwhile. */
+  private capture(history: boolean): Promise<string> {
+    const args = ['-L', SOCKET, 'capture-pane', '-p', '-J', ...(history ? ['-S', '-', '-E', '-'] : []), '-t', this.name];
+    return new Promise((resolve, reject) => {
+      execFile(this.bin, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(history ? out : out.replace(/\s+$/, ''))));
+    });
+  }
+
   /** The screen with escape sequences (colors) kept. */
   screenWithEscapes(): string {
     return this.tmux(['capture-pane', '-p', '-e', '-t', this.name]);
@@ -133,7 +141,8 @@ export class TmuxSession {
     const until = Date.now() + (opts.timeoutMs ?? 15_000);
     const ok = typeof test === 'function' ? test : (t: string) => test.test(t);
     let text = '';
-    // A look when the program wrote something (its output file changed), at most every 15 ms, and
+    // A look as soon as the program wrote something (its output file changed), at most every 40 ms
+    // (a capture starts a process: looking more often during a stream only loads the machine), and
     // at least every 250 ms (a change tmux made on its own, such as a resize).
     let wrote = false;
     let wake: (() => void) | undefined;
@@ -144,9 +153,9 @@ export class TmuxSession {
     try {
       while (Date.now() < until) {
         wrote = false;
-        text = opts.history ? this.history() : this.screen();
+        text = await this.capture(opts.history ?? false);
         if (ok(text)) return text;
-        await new Promise((r) => setTimeout(r, 15));
+        await new Promise((r) => setTimeout(r, 40));
         if (wrote) continue;
         await new Promise<void>((r) => {
           const timer = setTimeout(r, Math.min(250, Math.max(0, until - Date.now())));
