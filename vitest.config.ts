@@ -1,14 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+// Files that need a module graph of their own: they mock node modules (vi.mock), which must not
+// leak into, or be defeated by, modules that another file in the same worker already loaded.
+const ISOLATED = ['test/read-file-tail.test.ts', 'test/session-store.test.ts'];
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Rebuilds dist/ (esbuild) before any test when src/ changed: CLI tests spawn bin/mini-agent → dist/.
     globalSetup: ['./test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     // CLI tests spawn real processes; two workers match the 2-core machines.
     maxWorkers: 2,
+    projects: [
+      { test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, ...timeouts } },
+      { test: { name: 'isolated', include: ISOLATED, ...timeouts } },
+    ],
   },
 });

@@ -109,7 +109,9 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 50 } }));
     const answer = (n: number) => `Answer ${n}: ${LONG} ${LONG}`;
-    const { t } = start(ctx, [{ text: answer(1) }, { text: answer(2) }, { text: answer(3) }, { text: 'the summary', delayMs: 400 }], [], { columns, rows: 30, home });
+    // The summary is slow (two pieces, 2 s each): Esc lands while it is asked for even on a busy
+    // machine (at 400 ms a piece it came back first there), and costs nothing, as Esc ends the wait.
+    const { t } = start(ctx, [{ text: answer(1) }, { text: answer(2) }, { text: answer(3) }, { text: 'the summary', delayMs: 2000 }], [], { columns, rows: 30, home });
     await t.waitFor(READY);
     for (const n of [1, 2, 3]) {
       t.type(`question ${n}`);
@@ -150,7 +152,8 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
   };
 
   it.for(['threshold', 'overflow'] as const)('auto-compaction (%s) shows a "compacting" spinner, then the compacted line and the answer', async (reason, ctx) => {
-    const a = autoCompaction(reason, columns, { ...summaryTurn('the summary'), delayMs: 150 }, [{ text: 'answered after compacting' }]);
+    // The summary streams in about 25 pieces: 60 ms each keeps the spinner up for about 1.5 s.
+    const a = autoCompaction(reason, columns, { ...summaryTurn('the summary'), delayMs: 60 }, [{ text: 'answered after compacting' }]);
     const { t } = start(ctx, a.turns, a.args, a.opts);
     await firstExchange(t);
     const spinning = await t.waitFor(/compacting \d/);

@@ -71,10 +71,11 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
   });
 
   it('bash streams its output while it runs, with the elapsed time, and ends with the tail and the error lines', async (ctx) => {
-    const { t } = start(
+    // After line1 the command waits until the test has seen it running (the file go), no longer.
+    const { t, cwd } = start(
       ctx,
       [
-        { toolCalls: [{ name: 'bash', arguments: { command: 'for i in 1 2 3; do echo line$i; sleep 1; done' } }] },
+        { toolCalls: [{ name: 'bash', arguments: { command: 'for i in 1 2 3; do echo line$i; while [ $i = 1 ] && [ ! -e go ]; do sleep 0.05; done; done' } }] },
         { toolCalls: [{ name: 'bash', arguments: { command: 'echo "error: the first step failed"; seq 1 30' } }] },
         { text: 'Finished.' },
       ],
@@ -88,6 +89,7 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     const live = await t.waitFor(/bash for i in[^\n]*\d(\.\d)? (ms|s)\n {2}│ line1/);
     expect(live).not.toMatch(/✓ bash for i/);
     expect(live).not.toContain('line3');
+    writeFileSync(join(cwd, 'go'), '');
     const done = await t.waitFor(/Finished\.[\s\S]*scripted\/script/, { history: true, timeoutMs: 20_000 });
     expect(done).toMatch(/✓ bash for i in[^\n]*\n {2}│ line1\n {2}│ line2\n {2}│ line3\n {2}│\s*\n {2}│ \[Exit code 0\]/);
     // A long output: the error line from the part not shown, the count, then the tail.

@@ -194,17 +194,26 @@ describe('durability: SIGKILL at random points', () => {
 
 // ---------------------------------------------------------------- one writer per session
 
-/** Starts a slow run and resolves once it printed run_start (it holds the lock by then). */
+/**
+ * A script whose run holds the session until the test says go: its bash call waits for the file
+ * `go` in the workspace (`release` writes it), so the run lasts exactly as long as the test needs.
+ */
+function gatedScript(cwd: string): { turns: ScriptTurn[]; release: () => void } {
+  const wait = { name: 'bash', arguments: { command: 'while [ ! -e go ]; do sleep 0.02; done; echo released' } };
+  return {
+    turns: [{ text: 'Waiting for the word.', toolCalls: [wait] }, { text: 'Done, word by word, until the very end.' }],
+    release: () => writeFileSync(join(cwd, 'go'), ''),
+  };
+}
+
+/** Starts a run that holds the lock until `release()`; `running` resolves once it printed run_start. */
 function startSlowRun(args: string[], cwd: string, home: string) {
   let pid = -1;
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
-  const slow: ScriptTurn[] = [
-    { delayMs: 500, text: 'Reading slowly, one word at a time.', toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'a.txt' } }] },
-    { delayMs: 500, text: 'Still going, slowly, word by word, until the very end.' },
-  ];
+  const gate = gatedScript(cwd);
   let finished = false;
-  const done = jsonRun(args, slow, 'the first run', {
+  const done = jsonRun(['--yes', ...args], gate.turns, 'the first run', {
     cwd,
     home,
     onSpawn: (child) => (pid = child.pid ?? -1),
@@ -212,7 +221,7 @@ function startSlowRun(args: string[], cwd: string, home: string) {
       if (soFar.includes('"type":"run_start"')) started();
     },
   }).finally(() => (finished = true));
-  return { done, running, pid: () => pid, finished: () => finished };
+  return { done, running, release: gate.release, pid: () => pid, finished: () => finished };
 }
 
 describe('durability: one writer per session', () => {
@@ -261,6 +270,7 @@ describe('durability: one writer per session', () => {
     expect(treeText.code).toBe(0);
     expect(treeText.stdout).toContain('the first run');
 
+    slow.release();
     const r = await slow.done;
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -292,9 +302,19 @@ describe('durability: one writer per session', () => {
       const before = readFileSync(file);
       // A lock left by a process that no longer exists (pid far above pid_max).
       if (staleLock) writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
-      // Long enough (about 3 s) that every racer starts while the winner still runs.
-      const slow: ScriptTurn[] = [{ delayMs: 400, text: 'one two three four five six seven eight nine ten eleven twelve' }];
-      const racers = await Promise.all(Array.from({ length: 5 }, (_, k) => jsonRun(['--session', file], slow, `RACER-${k}`, { cwd, home })));
+      // A winner holds the session until the others have settled (or 15 s passed, so that two
+      // winners at once, which wait for each other's release, still end and fail the checks).
+      const gate = gatedScript(cwd);
+      let settled = 0;
+      const fallback = setTimeout(gate.release, 15_000);
+      const racers = await Promise.all(
+        Array.from({ length: 5 }, (_, k) =>
+          jsonRun(['--yes', '--session', file], gate.turns, `RACER-${k}`, { cwd, home }).finally(() => {
+            if (++settled === 4) gate.release();
+          }),
+        ),
+      );
+      clearTimeout(fallback);
       const winners = racers.filter((r) => r.code === 0);
       const codes = `stale lock: ${staleLock}; exit codes ${racers.map((r) => r.code).join(',')}`;
       expect(winners.length, codes).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,7 @@
 // A real terminal for tests: the CLI runs in a detached tmux session (a pseudo-terminal of a given
 // size), keys go in with send-keys, the screen and the scrollback come out with capture-pane.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, tempDir } from './helpers.js';
 
@@ -24,6 +24,8 @@ export class TmuxSession {
   readonly name = `mini-agent-${process.pid}-${++counter}-${Math.random().toString(16).slice(2, 8)}`;
   readonly home: string;
   private readonly exitFile: string;
+  /** Every byte the program writes to the terminal lands here (tmux pipe-pane): waitFor looks again when it grows. */
+  private readonly output: string;
 
   constructor(
     private readonly bin: string,
@@ -45,10 +47,13 @@ export class TmuxSession {
     // exit-empty off: the server outlives a test's last session, so the next test never races its
     // shutdown ("server exited unexpectedly"); killServer() ends it after the file.
     this.tmux(['start-server', ';', 'set-option', '-g', 'exit-empty', 'off', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
-    if (opts.record) {
-      this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(opts.record)}`]);
-      writeFileSync(go, '');
-    }
+    // The output goes to a file, so a waiter looks at the screen when something was written
+    // rather than on a fixed beat. Without a recording, bytes before the pipe is attached only
+    // mean one look later.
+    this.output = opts.record ?? `${this.exitFile}.out`;
+    writeFileSync(this.output, '', { flag: 'a' });
+    this.tmux(['pipe-pane', '-t', this.name, '-o', `cat >> ${quote(this.output)}`]);
+    if (opts.record) writeFileSync(go, '');
   }
 
   /** The pid of the CLI (the pane's shell runs it as its child). */
@@ -114,6 +119,14 @@ export class TmuxSession {
     return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', this.name]);
   }
 
+  /** screen() or history(), without blocking: servers the test runs in process answer meanwhile. */
+  private capture(history: boolean): Promise<string> {
+    const args = ['-L', SOCKET, 'capture-pane', '-p', '-J', ...(history ? ['-S', '-', '-E', '-'] : []), '-t', this.name];
+    return new Promise((resolve, reject) => {
+      execFile(this.bin, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(history ? out : out.replace(/\s+$/, ''))));
+    });
+  }
+
   /** The screen with escape sequences (colors) kept. */
   screenWithEscapes(): string {
     return this.tmux(['capture-pane', '-p', '-e', '-t', this.name]);
@@ -128,10 +141,33 @@ export class TmuxSession {
     const until = Date.now() + (opts.timeoutMs ?? 15_000);
     const ok = typeof test === 'function' ? test : (t: string) => test.test(t);
     let text = '';
-    while (Date.now() < until) {
-      text = opts.history ? this.history() : this.screen();
-      if (ok(text)) return text;
-      await new Promise((r) => setTimeout(r, 60));
+    // A look as soon as the program wrote something (its output file changed), at most every 40 ms
+    // (a capture starts a process: looking more often during a stream only loads the machine), and
+    // at least every 250 ms (a change tmux made on its own, such as a resize).
+    let wrote = false;
+    let wake: (() => void) | undefined;
+    const watcher = watch(this.output, () => {
+      wrote = true;
+      wake?.();
+    });
+    try {
+      while (Date.now() < until) {
+        wrote = false;
+        text = await this.capture(opts.history ?? false);
+        if (ok(text)) return text;
+        await new Promise((r) => setTimeout(r, 40));
+        if (wrote) continue;
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, Math.min(250, Math.max(0, until - Date.now())));
+          wake = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
+        wake = undefined;
+      }
+    } finally {
+      watcher.close();
     }
     throw new Error(`the terminal never showed ${test}; it shows:\n${text}`);
   }
