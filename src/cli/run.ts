@@ -187,7 +187,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
   const extensions = await AgentExtensions.load({ cwd: place.cwd, home: place.home, env: io.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place)), io.env), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
     io.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {
