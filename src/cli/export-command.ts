@@ -5,7 +5,6 @@ import { agentHome, sessionPlace } from '../session/paths.js';
 import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
-import { resolve } from 'node:path';
 import type { CliIo } from './io.js';
 
 export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }, io: CliIo): Promise<number> {
@@ -16,7 +15,7 @@ export async function exportCommand(args: { session: string; format: ExportForma
     io.stdout.write(text);
     return EXIT.completed;
   }
-  writeExport(resolve(io.cwd, args.output), text);
+  writeExport(args.output, text, io.cwd);
   io.stderr.write(`wrote ${args.output}\n`);
   return EXIT.completed;
 }

@@ -6,12 +6,11 @@ import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, unt
 import { readConfigFile } from '../app/config.js';
 import { ruleFor } from '../app/project-config.js';
 import { EXIT } from '../app/exit-codes.js';
-import { resolve } from 'node:path';
 import type { CliIo } from './io.js';
 
 export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }, io: CliIo): number {
   if (args.list) return listTrusted(args.json === true, io);
-  const { path, change } = trustWorkspace(resolve(io.cwd, args.dir ?? '.'), agentHome(io.env));
+  const { path, change } = trustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
   const widening = wideningKeys(path);
   const what = widening.length > 0 ? `its .mini-agent/config.json may now widen what you allowed (${widening.join(', ')})` : 'its .mini-agent/config.json widens nothing now';
   const line =
@@ -23,7 +22,7 @@ export function trustCommand(args: { dir?: string; list?: boolean; json?: boolea
 }
 
 export function untrustCommand(args: { dir?: string }, io: CliIo): number {
-  const { path, removed } = untrustWorkspace(resolve(io.cwd, args.dir ?? '.'), agentHome(io.env));
+  const { path, removed } = untrustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
   io.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
   return EXIT.completed;
 }
