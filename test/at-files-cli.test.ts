@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 import { sse, servePerTest, type RecordedRequest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -43,7 +44,7 @@ describe('@path in a prompt (print mode)', () => {
   it("@notes.md sends the file's content after the typed text, which is kept as it is; an @word naming no file is left alone", async () => {
     const server = await fakeOpenAI();
     const cwd = workspace({ 'notes.md': '# Notes\n\nthe launch code is 4242\n' });
-    const r = await runCli([...args(server.url), 'summarize @notes.md for @alice'], { cwd, env });
+    const r = await cliInProcess([...args(server.url), 'summarize @notes.md for @alice'], { cwd, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(userText(chats(server.requests)[0].body)).toBe('summarize @notes.md for @alice\n<file path="notes.md">\n# Notes\n\nthe launch code is 4242\n</file>');
@@ -52,7 +53,7 @@ describe('@path in a prompt (print mode)', () => {
   it('a file a read deny rule covers is not read: a note says so, and its content never leaves', async () => {
     const server = await fakeOpenAI();
     const cwd = workspace({ 'notes.md': 'public notes\n', 'secrets/key.txt': 'TOP-SECRET-VALUE\n' }, { permissions: { deny: ['read_file(secrets/**)'] } });
-    const r = await runCli([...args(server.url), 'compare @notes.md and @secrets/key.txt'], { cwd, env });
+    const r = await cliInProcess([...args(server.url), 'compare @notes.md and @secrets/key.txt'], { cwd, env });
     expect(r.code).toBe(0);
     const body = JSON.stringify(chats(server.requests)[0].body);
     expect(body).not.toContain('TOP-SECRET-VALUE');
@@ -65,7 +66,7 @@ describe('@path in a prompt (print mode)', () => {
     const server = await fakeOpenAI();
     const big = Array.from({ length: 3000 }, (_, i) => `line ${i} of the big log`).join('\n');
     const cwd = workspace({ 'big.log': big });
-    const r = await runCli([...args(server.url), 'what went wrong in @big.log?'], { cwd, env });
+    const r = await cliInProcess([...args(server.url), 'what went wrong in @big.log?'], { cwd, env });
     expect(r.code).toBe(0);
     const text = userText(chats(server.requests)[0].body);
     expect(text.startsWith('what went wrong in @big.log?\n<file path="big.log">\nline 0 of the big log\n')).toBe(true);

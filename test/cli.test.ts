@@ -9,6 +9,7 @@ import type { AgentEvent } from '../src/core/events.js';
 import type { ScriptTurn } from '../src/model/script.js';
 import type { MessageEntry, SessionEntry } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { EVENT_SCHEMA_VERSION } from '../src/core/events.js';
 
@@ -124,14 +125,14 @@ describe('cli: output modes', () => {
   it('--json sends load warnings to stderr as well, keeping stdout pure', async () => {
     const { cwd, script } = readNotesWorkspace();
     const session = join(cwd, 'warn.jsonl');
-    const first = await runCli(['--session', session, '--script', script, 'hi'], { cwd });
+    const first = await cliInProcess(['--session', session, '--script', script, 'hi'], { cwd });
     expect(first.code).toBe(0);
     const lines = readFileSync(session, 'utf8').split('\n');
     lines.splice(2, 0, 'this line is garbage');
     writeFileSync(session, lines.join('\n'));
 
     const again = writeScript(cwd, [{ text: 'ok' }], 'again.json');
-    const r = await runCli(['--json', '--session', session, '--script', again, 'again'], { cwd });
+    const r = await cliInProcess(['--json', '--session', session, '--script', again, 'again'], { cwd });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: .*line 3/);
     const events = parseJsonl(r.stdout); // throws if any line is not JSON
@@ -142,7 +143,7 @@ describe('cli: output modes', () => {
 
   it('text mode: the answer on stdout, tool progress on stderr', async () => {
     const { cwd, script } = readNotesWorkspace('The notes say: remember the milk.');
-    const r = await runCli(['--no-session', '--script', script, 'read the notes'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', script, 'read the notes'], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Let me look at the notes.');
     expect(r.stdout).toContain('The notes say: remember the milk.');
@@ -175,7 +176,7 @@ describe('cli: exit codes', () => {
   it('completed → 0', async () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ text: 'all good' }]);
-    const r = await runCli(['--no-session', '--script', script, 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('all good');
   });
@@ -183,12 +184,12 @@ describe('cli: exit codes', () => {
   it('a model error (scripted error turn) → 1, and stderr names the kind', async () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ error: { kind: 'overloaded', message: 'the model is busy', retryable: false } }]);
-    const r = await runCli(['--no-session', '--script', script, 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/overloaded/);
     expect(r.stderr).toContain('the model is busy');
 
-    const j = await runCli(['--json', '--no-session', '--script', script, 'hi'], { cwd });
+    const j = await cliInProcess(['--json', '--no-session', '--script', script, 'hi'], { cwd });
     expect(j.code).toBe(1);
     expect(settledOf(parseJsonl(j.stdout))).toMatchObject({ stopReason: 'error', error: { kind: 'overloaded', message: 'the model is busy', retryable: false } });
   });
@@ -196,7 +197,7 @@ describe('cli: exit codes', () => {
   it('an exhausted script → 1, saying the script ran out', async () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }]);
-    const r = await runCli(['--json', '--no-session', '--script', script, 'hi'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(1);
     const end = settledOf(parseJsonl(r.stdout));
     expect(end.stopReason).toBe('error');
@@ -215,7 +216,7 @@ describe('cli: exit codes', () => {
     const cwd = tempDir();
     const file = join(cwd, 'broken-script.json');
     writeFileSync(file, '{"turns": [');
-    const r = await runCli(['--no-session', '--script', file, 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', file, 'hi'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('broken-script.json');
     expect(r.stderr).toMatch(/not valid JSON/);
@@ -226,7 +227,7 @@ describe('cli: exit codes', () => {
     const cwd = tempDir();
     const file = join(cwd, 'nameless.json');
     writeFileSync(file, JSON.stringify({ turns: [{ toolCalls: [{ arguments: {} }] }] }));
-    const r = await runCli(['--no-session', '--script', file, 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', file, 'hi'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nameless.json');
     expect(r.stderr).toContain('turns[0].toolCalls[0].name');
@@ -234,7 +235,7 @@ describe('cli: exit codes', () => {
 
   it('a missing script file → 2', async () => {
     const cwd = tempDir();
-    const r = await runCli(['--no-session', '--script', join(cwd, 'nope.json'), 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', join(cwd, 'nope.json'), 'hi'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.json');
   });
@@ -244,10 +245,10 @@ describe('cli: exit codes', () => {
     writeFileSync(join(cwd, 'loop.txt'), 'again\n');
     const turns: ScriptTurn[] = Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'loop.txt' } }] }));
     const script = writeScript(cwd, turns);
-    const r = await runCli(['--json', '--no-session', '--max-turns', '2', '--script', script, 'loop'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--max-turns', '2', '--script', script, 'loop'], { cwd });
     expect(r.code).toBe(3);
     expect(settledOf(parseJsonl(r.stdout))).toMatchObject({ stopReason: 'max_turns', turns: 2 });
-    const t = await runCli(['--no-session', '--max-turns', '2', '--script', script, 'loop'], { cwd });
+    const t = await cliInProcess(['--no-session', '--max-turns', '2', '--script', script, 'loop'], { cwd });
     expect(t.code).toBe(3);
     expect(t.stderr).toMatch(/max-turns/);
   });
@@ -256,7 +257,7 @@ describe('cli: exit codes', () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ text: 'x' }]);
     for (const bad of ['0', 'two', '1.5']) {
-      const r = await runCli(['--no-session', '--max-turns', bad, '--script', script, 'hi'], { cwd });
+      const r = await cliInProcess(['--no-session', '--max-turns', bad, '--script', script, 'hi'], { cwd });
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toContain('--max-turns');
     }
@@ -265,7 +266,7 @@ describe('cli: exit codes', () => {
   it('--session and --no-session together → 2', async () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ text: 'x' }]);
-    const r = await runCli(['--session', join(cwd, 's.jsonl'), '--no-session', '--script', script, 'hi'], { cwd });
+    const r = await cliInProcess(['--session', join(cwd, 's.jsonl'), '--no-session', '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--session');
     expect(r.stderr).toContain('--no-session');
@@ -424,7 +425,7 @@ describe('cli: --read-only', () => {
       },
       { text: 'I could read but not write.' },
     ]);
-    const r = await runCli(['--json', '--no-session', '--read-only', '--script', script, 'try'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--read-only', '--script', script, 'try'], { cwd });
     expect(r.code).toBe(0);
     const ends = parseJsonl(r.stdout).filter((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
     expect(ends.map((e) => [e.toolCallId, e.result.isError])).toEqual([
@@ -441,7 +442,7 @@ describe('cli: sessions', () => {
     const { cwd, script } = readNotesWorkspace();
     const home = tempDir('mini-agent-home-');
     const before = filesUnder(cwd);
-    const r = await runCli(['--no-session', '--script', script, 'hi'], { cwd, home });
+    const r = await cliInProcess(['--no-session', '--script', script, 'hi'], { cwd, home });
     expect(r.code).toBe(0);
     expect(filesUnder(home)).toEqual([]);
     expect(filesUnder(cwd)).toEqual(before);
@@ -450,7 +451,7 @@ describe('cli: sessions', () => {
   it('without --session or --no-session a new session file appears under $MINI_AGENT_HOME/sessions/', async () => {
     const { cwd, script } = readNotesWorkspace();
     const home = tempDir('mini-agent-home-');
-    const r = await runCli(['--json', '--script', script, 'hi'], { cwd, home });
+    const r = await cliInProcess(['--json', '--script', script, 'hi'], { cwd, home });
     expect(r.code).toBe(0);
     const files = filesUnder(home);
     expect(files).toHaveLength(1);
@@ -463,7 +464,7 @@ describe('cli: sessions', () => {
     expect(store.activePath().map((e) => (e.type === 'message' ? e.message.role : e.type))).toEqual(['user', 'assistant', 'toolResult', 'assistant']);
 
     // A second run makes a second, separate session.
-    const r2 = await runCli(['--script', script, 'hi again'], { cwd, home });
+    const r2 = await cliInProcess(['--script', script, 'hi again'], { cwd, home });
     expect(r2.code).toBe(0);
     expect(filesUnder(home)).toHaveLength(2);
   });
@@ -471,12 +472,12 @@ describe('cli: sessions', () => {
   it('--session FILE creates the file, and a second run appends to it from the leaf', async () => {
     const { cwd, script } = readNotesWorkspace();
     const session = join(cwd, 'work.jsonl');
-    const r1 = await runCli(['--json', '--session', 'work.jsonl', '--script', script, 'first'], { cwd });
+    const r1 = await cliInProcess(['--json', '--session', 'work.jsonl', '--script', script, 'first'], { cwd });
     expect(r1.code).toBe(0);
     const leaf1 = settledOf(parseJsonl(r1.stdout)).leafId;
     const bytes1 = readFileSync(session);
 
-    const r2 = await runCli(['--json', '--session', 'work.jsonl', '--script', script, 'second'], { cwd });
+    const r2 = await cliInProcess(['--json', '--session', 'work.jsonl', '--script', script, 'second'], { cwd });
     expect(r2.code).toBe(0);
     const events2 = parseJsonl(r2.stdout);
     const bytes2 = readFileSync(session);
@@ -490,7 +491,7 @@ describe('cli: sessions', () => {
   it('a corrupt middle line: the run succeeds, stderr names the line, the file only grows', async () => {
     const { cwd, script } = readNotesWorkspace();
     const session = join(cwd, 'corrupt.jsonl');
-    const r1 = await runCli(['--session', session, '--script', script, 'first'], { cwd });
+    const r1 = await cliInProcess(['--session', session, '--script', script, 'first'], { cwd });
     expect(r1.code).toBe(0);
     const lines = readFileSync(session, 'utf8').split('\n');
     expect(lines.length).toBeGreaterThan(4);
@@ -499,7 +500,7 @@ describe('cli: sessions', () => {
     const before = readFileSync(session);
 
     const again = writeScript(cwd, [{ text: 'Still here.' }], 'again.json');
-    const r2 = await runCli(['--session', session, '--script', again, 'second'], { cwd });
+    const r2 = await cliInProcess(['--session', session, '--script', again, 'second'], { cwd });
     expect(r2.code).toBe(0);
     expect(r2.stdout).toContain('Still here.');
     expect(r2.stderr).toMatch(/warning: .*line 4/);
@@ -519,7 +520,7 @@ describe('cli: sessions', () => {
     for (const [name, content, problem] of cases) {
       const file = join(cwd, name);
       writeFileSync(file, content);
-      const r = await runCli(['--session', file, '--script', script, 'hi'], { cwd });
+      const r = await cliInProcess(['--session', file, '--script', script, 'hi'], { cwd });
       expect(r.code, name).toBe(2);
       expect(r.stderr, name).toContain(name);
       expect(r.stderr, name).toMatch(problem);
@@ -538,14 +539,14 @@ describe('cli: traces', () => {
       { text: 'Milk is on the list.', usage: { input: 200, output: 12 } },
     ]);
     const trace = join(cwd, 'run.trace.jsonl');
-    const r = await runCli(['--json', '--no-session', '--trace', trace, '--script', script, 'check the notes'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--trace', trace, '--script', script, 'check the notes'], { cwd });
     expect(r.code).toBe(0);
     const traced = parseJsonl(readFileSync(trace, 'utf8'));
     expect(traced).toEqual(parseJsonl(r.stdout)); // the same events, in the same order
     expect(traced[0].type).toBe('run_start');
     expect(last(traced).type).toBe('run_settled');
 
-    const t = await runCli(['trace', trace], { cwd });
+    const t = await cliInProcess(['trace', trace], { cwd });
     expect(t.code).toBe(0);
     const out = t.stdout;
     expect(out).toContain('check the notes');
@@ -569,9 +570,9 @@ describe('cli: traces', () => {
     const cwd = tempDir();
     const script = writeScript(cwd, [{ error: { kind: 'rate_limit', message: 'slow down', retryable: false } }]);
     const trace = join(cwd, 'fail.jsonl');
-    const r = await runCli(['--no-session', '--trace', trace, '--script', script, 'hi'], { cwd });
+    const r = await cliInProcess(['--no-session', '--trace', trace, '--script', script, 'hi'], { cwd });
     expect(r.code).toBe(1);
-    const t = await runCli(['trace', trace], { cwd });
+    const t = await cliInProcess(['trace', trace], { cwd });
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/Settled: error/);
     expect(t.stdout).toMatch(/rate_limit/);
@@ -580,7 +581,7 @@ describe('cli: traces', () => {
 
   it('`trace` on a missing file → 2', async () => {
     const cwd = tempDir();
-    const r = await runCli(['trace', join(cwd, 'missing.jsonl')], { cwd });
+    const r = await cliInProcess(['trace', join(cwd, 'missing.jsonl')], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('missing.jsonl');
   });
@@ -589,7 +590,7 @@ describe('cli: traces', () => {
     const cwd = tempDir();
     const empty = join(cwd, 'empty.jsonl');
     writeFileSync(empty, 'nothing here\n');
-    const r = await runCli(['trace', empty], { cwd });
+    const r = await cliInProcess(['trace', empty], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 1/);
   });
@@ -601,7 +602,7 @@ describe('cli: text output on a pipe', () => {
     mkdirSync(join(cwd, '.mini-agent'), { recursive: true });
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 10 } }));
     const script = writeScript(cwd, [{ text: 'half an answ', error: { kind: 'overloaded', message: 'busy' } }, { text: 'The whole answer.' }]);
-    const r = await runCli(['--no-session', '--script', script, 'go'], { cwd });
+    const r = await cliInProcess(['--no-session', '--script', script, 'go'], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The whole answer.\n');
     expect(r.stderr).toMatch(/retrying after overloaded/);

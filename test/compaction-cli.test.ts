@@ -12,6 +12,7 @@ import type { BranchSummaryEntry, CompactionEntry } from '../src/session/entries
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
 import { summaryTurn } from './support/compaction.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { RpcClient } from './support/rpc-client.js';
 import { agentRun } from './support/sessions.js';
@@ -35,7 +36,7 @@ describe('mini-agent compact / uncompact', () => {
     const home = tempDir();
     const file = await sessionWith(6, cwd, home);
     const script = writeScript(cwd, [summaryTurn('FACT: the summary of questions 0 to 4')], 'summary.json');
-    const r = await runCli(['compact', file, '--focus', 'the questions', '--script', script, '--context-window', '16384'], { cwd, home });
+    const r = await cliInProcess(['compact', file, '--focus', 'the questions', '--script', script, '--context-window', '16384'], { cwd, home });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^compacted session [0-9a-f-]+: \d+ entries summarized, \d+ → \d+ tokens \(entry [0-9a-f]{8}\); undo with: mini-agent uncompact [0-9a-f]{8}\n$/);
@@ -44,17 +45,17 @@ describe('mini-agent compact / uncompact', () => {
     expect(c).toMatchObject({ type: 'compaction', reason: 'manual', model: 'scripted/script' });
     expect(c.summary).toContain('FACT: the summary of questions 0 to 4');
     expect(c.tokensAfter!).toBeLessThan(c.tokensBefore!);
-    const tree = await runCli(['tree', file], { cwd, home });
+    const tree = await cliInProcess(['tree', file], { cwd, home });
     expect(tree.stdout).toMatch(new RegExp(`\\* ${c.id} compaction +"\\[summary of ${c.summarizedIds!.length} entries, manual\\]`));
 
     // The next run sees the summary; uncompact puts the originals back.
     const seen = writeScript(cwd, [{ text: 'ok' }], 'after.json');
-    const next = await runCli(['--session', file, '--script', seen, '--json', 'go on'], { cwd, home });
+    const next = await cliInProcess(['--session', file, '--script', seen, '--json', 'go on'], { cwd, home });
     expect(parseJsonl(next.stdout).find((e) => e.type === 'turn_start')).toMatchObject({ compacted: true });
-    const undo = await runCli(['uncompact', file], { cwd, home });
+    const undo = await cliInProcess(['uncompact', file], { cwd, home });
     expect(undo.code).toBe(0);
     expect(undo.stdout).toContain(`before compaction ${c.id}; nothing was deleted`);
-    const back = await runCli(['--session', file, '--script', seen, '--json', 'again'], { cwd, home });
+    const back = await cliInProcess(['--session', file, '--script', seen, '--json', 'again'], { cwd, home });
     expect(parseJsonl(back.stdout).find((e) => e.type === 'turn_start')).toMatchObject({ compacted: false });
     expect((await runCli(['uncompact', file], { cwd, home })).code).toBe(2);
   });
@@ -70,9 +71,9 @@ describe('mini-agent compact / uncompact', () => {
     const store = SessionStore.open(file);
     expect(store.entries().some((e) => e.type === 'compaction')).toBe(false);
     expect(store.entries().filter((e) => e.type === 'compaction_failed')).toHaveLength(1);
-    expect((await runCli(['tree', file], { cwd, home })).stdout).toMatch(/! compaction failed \(manual, \d+ tokens\): the summary lacks the sections/);
-    expect((await runCli(['export', file, '--format', 'md'], { cwd, home })).stdout).toMatch(/⚠ \*\*Compaction failed\*\* \(manual, \d+ tokens\)/);
-    const tree = JSON.parse((await runCli(['tree', file, '--json'], { cwd, home })).stdout);
+    expect((await cliInProcess(['tree', file], { cwd, home })).stdout).toMatch(/! compaction failed \(manual, \d+ tokens\): the summary lacks the sections/);
+    expect((await cliInProcess(['export', file, '--format', 'md'], { cwd, home })).stdout).toMatch(/⚠ \*\*Compaction failed\*\* \(manual, \d+ tokens\)/);
+    const tree = JSON.parse((await cliInProcess(['tree', file, '--json'], { cwd, home })).stdout);
     expect(tree.failedCompactions).toEqual([expect.objectContaining({ reason: 'manual', targetId: store.leafId })]);
   });
 });
@@ -94,10 +95,10 @@ describe('in a run', () => {
     ], 's.json');
     // Only read_file: the other tools' schemas would fill much of a 4,096-token window by themselves.
     const args = ['--script', script, '--no-session', '--tools', 'read_file', '--context-window', '4096', 'work through it'];
-    const text = await runCli(args, { cwd, home });
+    const text = await cliInProcess(args, { cwd, home });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stderr).toMatch(/^mini-agent: compacted the conversation \(threshold\): \d+ entries summarized, \d+ → \d+ tokens, 1 files tracked; the originals stay in the session$/m);
-    const json = await runCli([...args.slice(0, -1), '--json', 'work through it'], { cwd, home });
+    const json = await cliInProcess([...args.slice(0, -1), '--json', 'work through it'], { cwd, home });
     const events = parseJsonl(json.stdout);
     const end = events.find((e) => e.type === 'compaction_end') as Extract<AgentEvent, { type: 'compaction_end' }>;
     expect(end).toMatchObject({ reason: 'threshold', ok: true, readFiles: ['notes.md'], modifiedFiles: [] });
@@ -110,13 +111,13 @@ describe('in a run', () => {
     const file = await sessionWith(6, cwd, home);
     const overflow: ScriptTurn = { error: { kind: 'context_overflow', message: 'prompt is too long: 250000 tokens > 200000 maximum', status: 400 } };
     const off = writeScript(cwd, [overflow], 'off.json');
-    const r = await runCli(['--session', file, '--script', off, '--no-compact', 'more'], { cwd, home });
+    const r = await cliInProcess(['--session', file, '--script', off, '--no-compact', 'more'], { cwd, home });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/context_overflow error: .*compaction is off: --no-compact or compaction\.enabled: false/);
     expect(SessionStore.open(file).entries().some((e) => e.type === 'compaction' || e.type === 'compaction_failed')).toBe(false);
 
     const on = writeScript(cwd, [overflow, summaryTurn('FACT: recovered'), { text: 'fits now' }], 'on.json');
-    const ok = await runCli(['--session', file, '--script', on, '--context-window', '16384', 'more'], { cwd, home });
+    const ok = await cliInProcess(['--session', file, '--script', on, '--context-window', '16384', 'more'], { cwd, home });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('fits now');
     expect(ok.stderr).toMatch(/compacted the conversation \(overflow\)/);
@@ -127,18 +128,18 @@ describe('in a run', () => {
     const home = tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ compaction: { enabled: false, keepRecentTokens: 3000 } }));
-    const show = await runCli(['--show-config', '--json', '--context-window', '16384'], { cwd, home });
+    const show = await cliInProcess(['--show-config', '--json', '--context-window', '16384'], { cwd, home });
     const cfg = JSON.parse(show.stdout);
     expect(cfg.contextWindow).toEqual({ value: 16384, source: 'flag --context-window' });
     expect(cfg['compaction.enabled']).toEqual({ value: false, source: `user config ${join(home, 'config.json')}` });
     expect(cfg['compaction.keepRecentTokens'].value).toBe(3000);
     expect(cfg['compaction.reserveTokens']).toEqual({ value: 4096, source: 'default (25% of the window, at most 16,384)' });
     const overflow = writeScript(cwd, [{ error: { kind: 'context_overflow', message: 'too long' } }], 'o.json');
-    const r = await runCli(['--script', overflow, '--no-session', 'x'], { cwd, home });
+    const r = await cliInProcess(['--script', overflow, '--no-session', 'x'], { cwd, home });
     expect(r.stderr).toMatch(/compaction is off/);
-    expect((await runCli(['--context-window', '12', '--script', overflow, 'x'], { cwd, home })).stderr).toMatch(/--context-window must be a whole number of tokens >= 1024, got "12"/);
+    expect((await cliInProcess(['--context-window', '12', '--script', overflow, 'x'], { cwd, home })).stderr).toMatch(/--context-window must be a whole number of tokens >= 1024, got "12"/);
     writeFileSync(join(home, 'config.json'), JSON.stringify({ compaction: { enabled: 'no' } }));
-    expect((await runCli(['--show-config'], { cwd, home })).stderr).toMatch(/"compaction\.enabled" must be true or false/);
+    expect((await cliInProcess(['--show-config'], { cwd, home })).stderr).toMatch(/"compaction\.enabled" must be true or false/);
   });
 });
 
@@ -151,7 +152,7 @@ describe('branch summaries', () => {
     const firstAnswer = store.activePath()[1].id;
     const oldLeaf = store.leafId!;
     const script = writeScript(cwd, [summaryTurn('FACT: questions 1 and 2 were answered on the left branch'), { text: 'on the new branch' }], 'left.json');
-    const r = await runCli(['--session', file, '--branch', firstAnswer, '--summarize-left', '--script', script, 'try again'], { cwd, home });
+    const r = await cliInProcess(['--session', file, '--branch', firstAnswer, '--summarize-left', '--script', script, 'try again'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/left the branch with a summary of 4 entries/);
     const after = SessionStore.open(file);
@@ -162,7 +163,7 @@ describe('branch summaries', () => {
     expect(projectMessages(path).map((m) => textOf(m.content)).join('\n')).toContain('FACT: questions 1 and 2 were answered on the left branch');
     // The left branch is still there, whole.
     expect(after.get(oldLeaf)).toBeDefined();
-    expect((await runCli(['--summarize-left', 'x'], { cwd, home })).stderr).toMatch(/--summarize-left goes with --branch ENTRY/);
+    expect((await cliInProcess(['--summarize-left', 'x'], { cwd, home })).stderr).toMatch(/--summarize-left goes with --branch ENTRY/);
   });
 });
 

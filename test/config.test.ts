@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, mergeLayers, resolveConfig, UnknownProviderError } from '../src/app/config.js';
 import { redact } from '../src/app/config-show.js';
 import { UsageError } from '../src/core/types.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 const writeJson = (file: string, data: unknown) => {
@@ -143,14 +144,14 @@ describe('CLI', () => {
     const cwd = tempDir();
     writeJson(join(cwd, '.mini-agent', 'config.json'), { model: 'gpt-4o', retry: { maxRetries: 2 } });
     const secret = 'sk-test-SECRET-0123456789abcdef';
-    const r = await runCli(['--show-config'], { cwd, env: { OPENAI_API_KEY: secret } });
+    const r = await cliInProcess(['--show-config'], { cwd, env: { OPENAI_API_KEY: secret } });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('SECRET');
     expect(r.stdout).toMatch(/^apiKey\s+sk-t…\(redacted, \d+ chars\)\s+\(env OPENAI_API_KEY\)$/m);
     expect(r.stdout).toMatch(/^model\s+gpt-4o\s+\(project config .*config\.json\)$/m);
     expect(r.stdout).toMatch(/^retry\.maxRetries\s+2\s+\(project config/m);
     expect(r.stdout).toMatch(/^baseUrl\s+https:\/\/api\.openai\.com\/v1\s+\(preset openai\)$/m);
-    const j = await runCli(['--show-config', '--json', '--api-key', secret, '--provider', 'anthropic'], { cwd });
+    const j = await cliInProcess(['--show-config', '--json', '--api-key', secret, '--provider', 'anthropic'], { cwd });
     const parsed = JSON.parse(j.stdout);
     expect(parsed.provider).toEqual({ value: 'anthropic', source: 'flag --provider' });
     expect(parsed.apiKey.source).toBe('flag --api-key');
@@ -162,16 +163,16 @@ describe('CLI', () => {
     const r = await runCli(['hello'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/openai: no API key; set OPENAI_API_KEY/);
-    const a = await runCli(['--provider', 'anthropic', 'hello'], { cwd });
+    const a = await cliInProcess(['--provider', 'anthropic', 'hello'], { cwd });
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/anthropic: no API key; set ANTHROPIC_API_KEY/);
-    const empty = await runCli(['hello'], { cwd, env: { OPENAI_API_KEY: '' } });
+    const empty = await cliInProcess(['hello'], { cwd, env: { OPENAI_API_KEY: '' } });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/the API key is empty \(set by env OPENAI_API_KEY\)/);
-    const badUrl = await runCli(['--base-url', 'not a url', 'hello'], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    const badUrl = await cliInProcess(['--base-url', 'not a url', 'hello'], { cwd, env: { OPENAI_API_KEY: 'k' } });
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/base URL "not a url" \(from flag --base-url\) is not an http\(s\) URL/);
-    const unknown = await runCli(['--provider', 'nope', 'hello'], { cwd });
+    const unknown = await cliInProcess(['--provider', 'nope', 'hello'], { cwd });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown provider "nope"/);
   });
@@ -181,11 +182,11 @@ describe('CLI', () => {
     const home = tempDir();
     const script = writeScript(cwd, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'script.json' } }] }, { text: 'never reached' }]);
     writeFileSync(join(home, 'config.json'), JSON.stringify({ provider: 'nope', maxTurns: 1 }));
-    const r = await runCli(['--script', script, '--no-session', 'go'], { cwd, home });
+    const r = await cliInProcess(['--script', script, '--no-session', 'go'], { cwd, home });
     expect(r.code).toBe(3); // maxTurns 1 from the same config file
     expect(r.stderr).not.toMatch(/unknown provider/);
     writeFileSync(join(home, 'config.json'), JSON.stringify({ provider: 'nope', maxTurns: 'many' }));
-    const bad = await runCli(['--script', script, '--no-session', 'go'], { cwd, home });
+    const bad = await cliInProcess(['--script', script, '--no-session', 'go'], { cwd, home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"maxTurns" must be a whole number/);
   });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/app/agent.js';
 import { ScriptedModel } from '../src/model/scripted.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir, writeScript } from './support/helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -150,14 +151,14 @@ describe('context files above the workspace: owned by you or root, writable by n
       chownSync(join(l.above, 'mid', 'CLAUDE.md'), NOBODY, NOBODY);
     } else ctx.annotate(`the other-user row is left out: ${NEEDS_ROOT}`);
     const script = writeScript(l.root, [{ text: 'ok' }]);
-    const run = await runCli(['--script', script, '--no-session', 'hi'], { cwd, home: l.home });
+    const run = await cliInProcess(['--script', script, '--no-session', 'hi'], { cwd, home: l.home });
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n').filter((s) => s.includes('was not loaded'));
     expect(lines).toEqual(
       expect.arrayContaining([expect.stringMatching(new RegExp(`^(mini-agent: )?warning: context file ${l.file}.*writable by every user \\(mode 0777\\)`))]),
     );
     if (isRoot) expect(lines).toEqual(expect.arrayContaining([expect.stringContaining(`context file ${join(l.above, 'mid', 'CLAUDE.md')} was not loaded: the file is owned by uid 65534`)]));
-    const shown = await runCli(['--show-config'], { cwd, home: l.home });
+    const shown = await cliInProcess(['--show-config'], { cwd, home: l.home });
     expect(shown.code).toBe(0);
     expect(shown.stdout).not.toContain(l.file);
     expect(shown.stdout).not.toContain('mid/CLAUDE.md');

@@ -12,7 +12,8 @@ import type { AgentEvent } from '../src/core/events.js';
 import { Compile } from 'typebox/compile';
 import { AgentEventSchema } from '../src/core/event-schema.js';
 import { statusLine } from '../src/interactive/view.js';
-import { parseJsonl, runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir } from './support/helpers.js';
 import { servePerTest, sse } from './support/http-server.js';
 import { RpcClient, type RpcLine } from './support/rpc-client.js';
 
@@ -49,12 +50,12 @@ describe('an unknown price is "cost unknown", not $0', () => {
   it('a model missing from the table, without configured prices: the text summary and run_settled say so', async () => {
     const server = await serve([{ body: answer(1000) }]);
     const cwd = workspace();
-    const text = await runCli([...flags(server.url, 'my-local-model'), '--verbose', 'hi'], { cwd });
+    const text = await cliInProcess([...flags(server.url, 'my-local-model'), '--verbose', 'hi'], { cwd });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stderr).toMatch(/completed · 1 turn · 0 tool calls · 1000 in \/ 50 out tokens · cost unknown\]/);
     expect(text.stderr).not.toContain('$0.0000');
 
-    const json = await runCli([...flags(server.url, 'my-local-model'), '--json', 'hi'], { cwd });
+    const json = await cliInProcess([...flags(server.url, 'my-local-model'), '--json', 'hi'], { cwd });
     expect(json.code, json.stderr).toBe(0);
     const end = settled(json.stdout);
     expect(end.usage).toMatchObject({ input: 1000, output: 50, cost: 0, costUnknown: true });
@@ -64,17 +65,17 @@ describe('an unknown price is "cost unknown", not $0', () => {
 
   it('--show-config: the pricing rows of an unknown model say "unknown" and name the key to set; zeros in the config say "free"', async () => {
     const cwd = workspace();
-    const r = await runCli(['--provider', 'openai-compatible', '--model', 'my-local-model', '--show-config'], { cwd });
+    const r = await cliInProcess(['--provider', 'openai-compatible', '--model', 'my-local-model', '--show-config'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^pricing\.input +unknown +\(unknown: my-local-model is not in the model table; set models\.my-local-model\.pricing\.input and \.output/m);
     expect(r.stdout).toMatch(/^pricing\.output +unknown /m);
     expect(r.stdout).toMatch(/^budget\.maxCostUsd +\(none\) +\(default \(no budget\)\)/m);
-    const free = await runCli(['--provider', 'openai-compatible', '--model', 'my-local-model', '--show-config', '--json'], { cwd, home: home({ models: { 'my-local-model': { pricing: { input: 0, output: 0 } } } }) });
+    const free = await cliInProcess(['--provider', 'openai-compatible', '--model', 'my-local-model', '--show-config', '--json'], { cwd, home: home({ models: { 'my-local-model': { pricing: { input: 0, output: 0 } } } }) });
     const rows = JSON.parse(free.stdout);
     expect(rows['pricing.input']).toMatchObject({ value: 0, source: expect.stringMatching(/^user config /) });
     expect(rows['pricing.cacheRead']).toEqual({ value: 0, source: 'default (the input price)' });
     // A local ollama server bills nothing: its models are priced $0 unless configured.
-    const ollama = JSON.parse((await runCli(['--provider', 'ollama', '--model', 'qwen3:8b', '--show-config', '--json'], { cwd })).stdout);
+    const ollama = JSON.parse((await cliInProcess(['--provider', 'ollama', '--model', 'qwen3:8b', '--show-config', '--json'], { cwd })).stdout);
     expect(ollama['pricing.output']).toEqual({ value: 0, source: 'preset ollama (every model of this provider)' });
   });
 
@@ -86,9 +87,9 @@ describe('an unknown price is "cost unknown", not $0', () => {
     const server = await serve([{ body: answer(1000) }]);
     const cwd = workspace();
     const file = join(cwd, 's.jsonl');
-    const run = await runCli([...flags(server.url, 'my-local-model').filter((f) => f !== '--no-session'), '--session', file, 'hi'], { cwd });
+    const run = await cliInProcess([...flags(server.url, 'my-local-model').filter((f) => f !== '--no-session'), '--session', file, 'hi'], { cwd });
     expect(run.code, run.stderr).toBe(0);
-    const md = await runCli(['export', file, '--format', 'md'], { cwd });
+    const md = await cliInProcess(['export', file, '--format', 'md'], { cwd });
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain('**Cost:** cost unknown');
     expect(md.stdout).not.toContain('$0.0000');
@@ -96,14 +97,14 @@ describe('an unknown price is "cost unknown", not $0', () => {
 
   it('a known price is still shown in dollars (gpt-4.1: $2 in, $8 out per million)', async () => {
     const server = await serve([{ body: answer(1000) }]);
-    const r = await runCli([...flags(server.url, 'gpt-4.1'), '--verbose', '--json', 'hi'], { cwd: workspace() });
+    const r = await cliInProcess([...flags(server.url, 'gpt-4.1'), '--verbose', '--json', 'hi'], { cwd: workspace() });
     expect(r.code, r.stderr).toBe(0);
     const end = settled(r.stdout);
     expect(end.usage.cost).toBeCloseTo((1000 * 2 + 50 * 8) / 1e6, 10);
     expect(end.usage).not.toHaveProperty('costUnknown');
-    const text = await runCli([...flags(server.url, 'gpt-4.1'), '--verbose', 'hi'], { cwd: workspace() });
+    const text = await cliInProcess([...flags(server.url, 'gpt-4.1'), '--verbose', 'hi'], { cwd: workspace() });
     expect(text.stderr).toContain('· 1000 in / 50 out tokens · $0.0024]');
-    const show = await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config'], { cwd: workspace() });
+    const show = await cliInProcess(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config'], { cwd: workspace() });
     expect(show.stdout).toMatch(/^pricing\.input +2 +\(model table\)/m);
   });
 });
@@ -114,7 +115,7 @@ describe('--max-cost and budget.maxCostUsd', () => {
   // tokens ($0.04 spent), about $0.30 more.
   it('stops before the request that could pass the budget: exit 3, one clear line, stopReason "budget" with the figures', async () => {
     const server = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
-    const r = await runCli([...flags(server.url, 'gpt-4.1'), '--max-cost', '0.30', '--json', 'read a.txt'], { cwd: workspace() });
+    const r = await cliInProcess([...flags(server.url, 'gpt-4.1'), '--max-cost', '0.30', '--json', 'read a.txt'], { cwd: workspace() });
     expect(r.code, r.stderr).toBe(3);
     expect(server.requests).toHaveLength(1);
     const spent = (20_000 * 2 + 100 * 8) / 1e6;
@@ -127,19 +128,19 @@ describe('--max-cost and budget.maxCostUsd', () => {
     expect(end.budget!.nextRequestUsd).toBeGreaterThan((20_000 * 2 + 32_768 * 8) / 1e6);
     // The text mode says the same, in the same line.
     const server2 = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
-    const text = await runCli([...flags(server2.url, 'gpt-4.1'), '--max-cost', '$0.30', 'read a.txt'], { cwd: workspace() });
+    const text = await cliInProcess([...flags(server2.url, 'gpt-4.1'), '--max-cost', '$0.30', 'read a.txt'], { cwd: workspace() });
     expect(text.code).toBe(3);
     expect(text.stderr).toMatch(/mini-agent: stopped: the next request could cost up to \$0\.\d{4}, more than is left of the budget \(\$0\.30; spent \$0\.0408\)/);
   });
 
   it('a budget that covers the run changes nothing; one too small for the first request sends nothing', async () => {
     const server = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
-    const ok = await runCli([...flags(server.url, 'gpt-4.1'), '--max-cost', '1', 'read a.txt'], { cwd: workspace() });
+    const ok = await cliInProcess([...flags(server.url, 'gpt-4.1'), '--max-cost', '1', 'read a.txt'], { cwd: workspace() });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('It says hello.');
     expect(server.requests).toHaveLength(2);
     const none = await serve([{ body: answer(10) }]);
-    const tiny = await runCli([...flags(none.url, 'gpt-4.1'), '--max-cost', '0.01', '--json', 'hi'], { cwd: workspace() });
+    const tiny = await cliInProcess([...flags(none.url, 'gpt-4.1'), '--max-cost', '0.01', '--json', 'hi'], { cwd: workspace() });
     expect(tiny.code).toBe(3);
     expect(none.requests).toHaveLength(0);
     expect(settled(tiny.stdout)).toMatchObject({ stopReason: 'budget', turns: 0, budget: { maxCostUsd: 0.01, spentUsd: 0 } });
@@ -147,7 +148,7 @@ describe('--max-cost and budget.maxCostUsd', () => {
 
   it('with an unknown price a budget cannot be kept: refused before anything runs (exit 2), naming the key to set', async () => {
     const server = await serve([{ body: answer(10) }]);
-    const r = await runCli([...flags(server.url, 'my-local-model'), '--max-cost', '0.50', 'hi'], { cwd: workspace() });
+    const r = await cliInProcess([...flags(server.url, 'my-local-model'), '--max-cost', '0.50', 'hi'], { cwd: workspace() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mini-agent: a budget \(flag --max-cost: \$0\.5\) cannot be kept: the prices of my-local-model are unknown; set models\.my-local-model\.pricing\.input and \.output/m);
     expect(server.requests).toHaveLength(0);
@@ -158,45 +159,45 @@ describe('--max-cost and budget.maxCostUsd', () => {
     ['-1', /--max-cost must be an amount of US dollars > 0, e\.g\. 0\.50, got "-1"/],
     ['lots', /--max-cost must be an amount of US dollars > 0, e\.g\. 0\.50, got "lots"/],
   ])('--max-cost %s is a usage error', async (value, message) => {
-    const r = await runCli([`--max-cost=${value}`, 'hi'], { cwd: workspace() });
+    const r = await cliInProcess([`--max-cost=${value}`, 'hi'], { cwd: workspace() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
 
   it('budget.maxCostUsd in the user config works like the flag; a malformed one is a usage error naming the key', async () => {
     const server = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
-    const r = await runCli([...flags(server.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace(), home: home({ budget: { maxCostUsd: 0.3 } }) });
+    const r = await cliInProcess([...flags(server.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace(), home: home({ budget: { maxCostUsd: 0.3 } }) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/stopped: the next request could cost up to .*budget \(\$0\.30; spent \$0\.0408\)/);
-    const bad = await runCli(['--show-config'], { cwd: workspace(), home: home({ budget: { maxCostUsd: 0 } }) });
+    const bad = await cliInProcess(['--show-config'], { cwd: workspace(), home: home({ budget: { maxCostUsd: 0 } }) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/config\.json: "budget\.maxCostUsd" must be a number > 0 \(US dollars\)/);
   });
 
   it('an untrusted project config can lower the user\'s budget, not raise it', async () => {
     const lowered = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
-    const low = await runCli([...flags(lowered.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }), home: home({ budget: { maxCostUsd: 5 } }) });
+    const low = await cliInProcess([...flags(lowered.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }), home: home({ budget: { maxCostUsd: 5 } }) });
     expect(low.code, low.stderr).toBe(3);
     expect(lowered.requests).toHaveLength(1);
     // Without a budget of the user's own, the project's is a lower limit than none.
-    const noneShow = JSON.parse((await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }) })).stdout);
+    const noneShow = JSON.parse((await cliInProcess(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }) })).stdout);
     expect(noneShow['budget.maxCostUsd']).toEqual({ value: 0.3, source: expect.stringMatching(/^project config /) });
     expect(noneShow['project budget.maxCostUsd']).toEqual({ value: 'applied', source: 'lower: lowers the limit (none without it)' });
 
     const raised = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
     const cwd = workspace({ budget: { maxCostUsd: 5 } });
     const userHome = home({ budget: { maxCostUsd: 0.3 } });
-    const high = await runCli([...flags(raised.url, 'gpt-4.1'), 'read a.txt'], { cwd, home: userHome });
+    const high = await cliInProcess([...flags(raised.url, 'gpt-4.1'), 'read a.txt'], { cwd, home: userHome });
     expect(high.code).toBe(3);
     expect(raised.requests).toHaveLength(1);
-    const show = JSON.parse((await runCli(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd, home: userHome })).stdout);
+    const show = JSON.parse((await cliInProcess(['--provider', 'openai-compatible', '--model', 'gpt-4.1', '--show-config', '--json'], { cwd, home: userHome })).stdout);
     expect(show['budget.maxCostUsd']).toEqual({ value: 0.3, source: expect.stringMatching(/^user config /) });
     expect(show['project budget.maxCostUsd']).toMatchObject({ value: 'ignored', source: expect.stringMatching(/^lower: would raise the limit above 0\.3/) });
 
     // Nor can it make the budget lax by pricing the model lower than the table: the budget counts the table's prices.
     const cheap = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
     const free = { models: { 'gpt-4.1': { pricing: { input: 0, output: 0 } } } };
-    const lax = await runCli([...flags(cheap.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace(free), home: home({ budget: { maxCostUsd: 0.3 } }) });
+    const lax = await cliInProcess([...flags(cheap.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace(free), home: home({ budget: { maxCostUsd: 0.3 } }) });
     expect(lax.code, lax.stderr).toBe(3);
     expect(cheap.requests).toHaveLength(1);
   });

@@ -15,7 +15,8 @@ import type { ToolDefinition } from '../src/tools/tool.js';
 import { createReadFileTool } from '../src/tools/read-file.js';
 import { createWriteNoteTool } from '../src/tools/write-note.js';
 import { compactionFor, quotingSummarizer } from './support/compaction.js';
-import { parseJsonl, runCli, scriptedRun, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, scriptedRun, tempDir, writeScript } from './support/helpers.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../docs/events.schema.json', import.meta.url));
 
@@ -292,7 +293,7 @@ describe('events of real runs', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'notes.txt'), 'hello\n');
     const script = writeScript(cwd, [{ text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'It says hello.' }]);
-    const r = await runCli(['--json', '--session', 'cli.jsonl', '--script', script, 'read notes'], { cwd });
+    const r = await cliInProcess(['--json', '--session', 'cli.jsonl', '--script', script, 'read notes'], { cwd });
     expect(r.code).toBe(0);
     const events = parseJsonl(r.stdout);
     expect(events[0]).toMatchObject({ type: 'run_start', session: { file: join(cwd, 'cli.jsonl') } });

@@ -8,7 +8,8 @@ import { parseSessionText } from '../src/session/session-file.js';
 import { SessionStore } from '../src/session/store.js';
 import { codeSpan, exportJsonl, exportMarkdown, safeText } from '../src/session/export-text.js';
 import { assistant, buildSession, CWD, fakeClock, normalizeIds, result, SESSION_ID, user, XSS } from './support/export-session.js';
-import { runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('./fixtures/export/', import.meta.url));
 
@@ -134,7 +135,7 @@ describe('mini-agent export (CLI)', () => {
 
   test('--format jsonl -o FILE writes a file that round-trips', async () => {
     const { dir, file, store } = sessionFile();
-    const r = await runCli(['export', file, '--format', 'jsonl', '-o', 'out.jsonl'], { cwd: dir });
+    const r = await cliInProcess(['export', file, '--format', 'jsonl', '-o', 'out.jsonl'], { cwd: dir });
     expect(r.stderr).toContain('wrote out.jsonl');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
@@ -148,7 +149,7 @@ describe('mini-agent export (CLI)', () => {
 
   test('--format md prints the transcript to stdout', async () => {
     const { dir, file, store } = sessionFile();
-    const r = await runCli(['export', file, '--format', 'md'], { cwd: dir });
+    const r = await cliInProcess(['export', file, '--format', 'md'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(exportMarkdown(store));
@@ -158,7 +159,7 @@ describe('mini-agent export (CLI)', () => {
   test('--format html -o FILE replaces an existing file', async () => {
     const { dir, file } = sessionFile();
     writeFileSync(join(dir, 'out.html'), 'old');
-    const r = await runCli(['export', file, '--format', 'html', '-o', 'out.html'], { cwd: dir });
+    const r = await cliInProcess(['export', file, '--format', 'html', '-o', 'out.html'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'out.html'), 'utf8')).toMatch(/^<!doctype html>/);
     expect(readdirSync(dir).sort()).toEqual(['out.html', 'session.jsonl']);
@@ -166,7 +167,7 @@ describe('mini-agent export (CLI)', () => {
 
   test('a destination inside a missing directory: exit 2, a clear message, nothing written', async () => {
     const { dir, file } = sessionFile();
-    const r = await runCli(['export', file, '--format', 'md', '-o', 'missing/out.md'], { cwd: dir });
+    const r = await cliInProcess(['export', file, '--format', 'md', '-o', 'missing/out.md'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mini-agent: cannot write missing\/out\.md: .*director/m);
     expect(r.stdout).toBe('');
@@ -177,7 +178,7 @@ describe('mini-agent export (CLI)', () => {
     const { dir, file } = sessionFile();
     mkdirSync(join(dir, 'out'));
     writeFileSync(join(dir, 'out', 'keep.txt'), 'x');
-    const r = await runCli(['export', file, '--format', 'html', '-o', 'out'], { cwd: dir });
+    const r = await cliInProcess(['export', file, '--format', 'html', '-o', 'out'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mini-agent: cannot write out: .*director/m);
     expect(readdirSync(dir).sort()).toEqual(['out', 'session.jsonl']);
@@ -186,7 +187,7 @@ describe('mini-agent export (CLI)', () => {
 
   test('a session that does not exist: exit 2', async () => {
     const dir = tempDir();
-    const r = await runCli(['export', './nope.jsonl', '--format', 'md'], { cwd: dir });
+    const r = await cliInProcess(['export', './nope.jsonl', '--format', 'md'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('session file not found: ./nope.jsonl');
   });

@@ -8,7 +8,8 @@ import { createAgent } from '../src/app/agent.js';
 import type { Message } from '../src/core/types.js';
 import { ScriptedModel } from '../src/model/scripted.js';
 import { summaryTurn } from './support/compaction.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir, writeScript } from './support/helpers.js';
 
 function workspace() {
   const root = tempDir();
@@ -131,14 +132,14 @@ describe('context files through the CLI', () => {
   it('--show-config lists each file with its path and size; --no-context-files turns them off', async () => {
     const { cwd, home } = workspace();
     writeFileSync(join(cwd, 'AGENTS.md'), 'Use tabs.\n');
-    const shown = await runCli(['--show-config'], { cwd, home });
+    const shown = await cliInProcess(['--show-config'], { cwd, home });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`context file \\(workspace\\)\\s+${join(cwd, 'AGENTS.md').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+\\(10 bytes, ~\\d+ tokens\\)`));
-    const off = await runCli(['--show-config', '--no-context-files'], { cwd, home });
+    const off = await cliInProcess(['--show-config', '--no-context-files'], { cwd, home });
     expect(off.stdout).toMatch(/context files\s+\(off\)/);
     const script = writeScript(cwd, [{ text: 'ok' }]);
     const trace = join(cwd, 'trace.jsonl');
-    const run = await runCli(['--script', script, '--no-context-files', '--trace', trace, 'hi'], { cwd, home });
+    const run = await cliInProcess(['--script', script, '--no-context-files', '--trace', trace, 'hi'], { cwd, home });
     expect(run.code).toBe(0);
   });
 });
@@ -179,12 +180,12 @@ describe('skills', () => {
   it('print mode: --skill NAME inlines it before the prompt; an unknown name is a usage error', async () => {
     const { cwd, home } = workspace();
     skill(join(cwd, '.mini-agent', 'skills'), 'release', 'Cut a release', 'RELEASE STEPS.');
-    const ok = await runCli(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'release', 'version 3'], { cwd, home });
+    const ok = await cliInProcess(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'release', 'version 3'], { cwd, home });
     expect(ok.code).toBe(0);
     const file = readdirSync(join(home, 'sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
     const user = readFileSync(join(home, 'sessions', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'message' && e.message.role === 'user');
     expect(user.message.content[0].text).toMatch(/^<skill name="release"[^]*RELEASE STEPS\.[^]*version 3$/);
-    const bad = await runCli(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'nope', 'x'], { cwd, home });
+    const bad = await cliInProcess(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'nope', 'x'], { cwd, home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no skill named "nope" (skills: release)');
   });

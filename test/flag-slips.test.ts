@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent, type CreateAgentOptions } from '../src/app/agent.js';
 import { UsageError } from '../src/core/types.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 import { interactiveSessions, READY } from './support/interactive.js';
 import { RpcClient, type RpcLine } from './support/rpc-client.js';
@@ -16,7 +17,7 @@ async function oneSession(): Promise<{ cwd: string; home: string; script: string
   const cwd = tempDir();
   const home = tempDir('mini-agent-home-');
   const script = writeScript(cwd, [{ text: 'first answer' }, { text: 'second answer' }]);
-  const first = await runCli(['--script', script, 'hello'], { cwd, home });
+  const first = await cliInProcess(['--script', script, 'hello'], { cwd, home });
   expect(first.code, first.stderr).toBe(0);
   return { cwd, home, script };
 }
@@ -74,7 +75,7 @@ describe('an empty --fork, --branch or --resume is a usage error', () => {
   it('in print mode: exit 2, one line naming the flag, and nothing ran', async () => {
     const { cwd, home, script } = await oneSession();
     for (const { flags, message } of cases) {
-      const r = await runCli([...flags, '--script', script, 'again'], { cwd, home });
+      const r = await cliInProcess([...flags, '--script', script, 'again'], { cwd, home });
       expect(r.code, `${flags.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe(`mini-agent: ${message}`);
       expect(r.stdout).toBe('');

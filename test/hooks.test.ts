@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createAgent, type AgentHooks } from '../src/app/agent.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { textOf } from '../src/core/types.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 
 const EXAMPLE_HOOK = fileURLToPath(new URL('../examples/hooks/protect-paths.mjs', import.meta.url));
 type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
@@ -92,7 +93,7 @@ describe('hooks from the config, and trust', () => {
 
   it('an untrusted workspace: its hooks are not loaded, and the warning says how to trust it', async () => {
     const { cwd, home, script } = workspace();
-    const r = await runCli(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/config\.json came with a workspace you have not trusted: its keys that widen what you allowed are ignored \(hooks\)\. Read it, then run "mini-agent trust" in .* \(or pass --trust-workspace for one run\)/);
     expect(existsSync(join(cwd, '.env'))).toBe(true); // no hook, no protection
@@ -100,11 +101,11 @@ describe('hooks from the config, and trust', () => {
 
   it('mini-agent trust, then the hook runs: the example hook blocks a write to .env', async () => {
     const { cwd, home, script } = workspace();
-    const t = await runCli(['trust'], { cwd, home });
+    const t = await cliInProcess(['trust'], { cwd, home });
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/^trusted .*: its \.mini-agent\/config\.json may now widen what you allowed \(hooks\); the hooks and MCP servers it lists will run/);
-    expect((await runCli(['trust'], { cwd, home })).stdout).toMatch(/was already trusted for its current config/);
-    const r = await runCli(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
+    expect((await cliInProcess(['trust'], { cwd, home })).stdout).toMatch(/was already trusted for its current config/);
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'write it'], { cwd, home });
     expect(r.stderr).not.toMatch(/not trusted/);
     const end = parseJsonl(r.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!;
     expect(textOf(end.result.content)).toMatch(/blocked by hook .*protect-paths\.mjs: \.env is protected \(matches \.env\)/);
@@ -113,14 +114,14 @@ describe('hooks from the config, and trust', () => {
 
   it('--trust-workspace loads them for one run; a user hook needs no trust', async () => {
     const { cwd, home, script } = workspace();
-    const once = await runCli(['--json', '--no-session', '--trust-workspace', '--script', script, 'write it'], { cwd, home });
+    const once = await cliInProcess(['--json', '--no-session', '--trust-workspace', '--script', script, 'write it'], { cwd, home });
     expect(textOf(parseJsonl(once.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!.result.content)).toMatch(/is protected/);
 
     const other = tempDir();
     const userHome = tempDir('mini-agent-home-');
     writeFileSync(join(userHome, 'config.json'), JSON.stringify({ hooks: [EXAMPLE_HOOK] }));
     const s2 = writeScript(other, [{ toolCalls: [{ id: 'w', name: 'write_note', arguments: { path: 'keys/server.pem', text: 'x' } }] }, { text: 'done' }]);
-    const r = await runCli(['--json', '--no-session', '--script', s2, 'write it'], { cwd: other, home: userHome });
+    const r = await cliInProcess(['--json', '--no-session', '--script', s2, 'write it'], { cwd: other, home: userHome });
     expect(textOf(parseJsonl(r.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!.result.content)).toMatch(/keys\/server\.pem is protected \(matches \*\.pem\)/);
   });
 
@@ -128,7 +129,7 @@ describe('hooks from the config, and trust', () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ hooks: ['missing-hook.mjs'] }));
-    const r = await runCli(['--no-session', '--script', writeScript(cwd, [{ text: 'x' }]), 'hi'], { cwd, home });
+    const r = await cliInProcess(['--no-session', '--script', writeScript(cwd, [{ text: 'x' }]), 'hi'], { cwd, home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot load hook .*missing-hook\.mjs \(from user config/);
   });

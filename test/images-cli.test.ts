@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { SessionStore } from '../src/session/store.js';
 import { projectMessages } from '../src/session/projector.js';
-import { parseJsonl, runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -111,7 +112,7 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     const server = await serve([{ body: call('shot.png') }, { body: answer }]);
     const cwd = workspace({ 'shot.png': png });
     const session = join(cwd, 's.jsonl');
-    const r = await runCli([...args(server.url), '--model', vision, '--json', '--session', session, 'what is in shot.png?'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', vision, '--json', '--session', session, 'what is in shot.png?'], { cwd });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = server.requests[1].body;
@@ -130,7 +131,7 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     expect(stored.content[1]).toEqual({ type: 'image', data: png.toString('base64'), mimeType: 'image/png' });
     if (dialect === 'anthropic') {
       // The Markdown export says what the image was, on a line of its own.
-      const md = await runCli(['export', session, '--format', 'md'], { cwd });
+      const md = await cliInProcess(['export', session, '--format', 'md'], { cwd });
       expect(md.stdout).toMatch(/Image shot\.png: 40×30 PNG, \d+ B\n\[image: 40×30 PNG, \d+ B\]/);
     }
   });
@@ -139,7 +140,7 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     const png = await picture(120, 80);
     const server = await serve([{ body: call('shot.png') }, { body: answer }, { body: call('shot.png') }, { body: answer }]);
     const cwd = workspace({ 'shot.png': png });
-    const r = await runCli([...args(server.url), '--model', 'test-model', 'look at shot.png'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', 'test-model', 'look at shot.png'], { cwd });
     expect(r.stderr).not.toMatch(/error|warning|deprecated/i);
     expect(r.code).toBe(0);
     const body = server.requests[1].body;
@@ -150,9 +151,9 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ models: { 'test-model': { images: true } } }));
     // --show-config asks an OpenAI-compatible server for the window of a model the table does not know: not this one.
     const idle = await serve([{ status: 404, body: 'not here' }, { status: 404, body: 'not here' }, { status: 404, body: 'not here' }]);
-    const show = await runCli([...args(idle.url), '--model', 'test-model', '--show-config'], { cwd });
+    const show = await cliInProcess([...args(idle.url), '--model', 'test-model', '--show-config'], { cwd });
     expect(show.stdout).toMatch(/images\s+true\s+.*project config/);
-    const again = await runCli([...args(server.url), '--model', 'test-model', '--trust-workspace', 'look at shot.png'], { cwd });
+    const again = await cliInProcess([...args(server.url), '--model', 'test-model', '--trust-workspace', 'look at shot.png'], { cwd });
     expect(again.code).toBe(0);
     expect(toolResultImages(dialect, server.requests[3].body)).toHaveLength(1);
   });
@@ -161,7 +162,7 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     const big = await picture(3000, 200);
     const server = await serve([{ body: call('big.png') }, { body: answer }, { body: call('huge.webp') }, { body: answer }]);
     const cwd = workspace({ 'big.png': big, 'huge.webp': hugeWebp() });
-    const r = await runCli([...args(server.url), '--model', vision, 'look at big.png'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', vision, 'look at big.png'], { cwd });
     expect(r.stderr).not.toMatch(/error|warning|deprecated/i);
     expect(r.code).toBe(0);
     const [sent] = toolResultImages(dialect, server.requests[1].body);
@@ -170,7 +171,7 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
     expect([decoded.bitmap.width, decoded.bitmap.height]).toEqual([1568, 105]);
     expect(toolResultText(dialect, server.requests[1].body)).toMatch(/^Image big\.png: 3000×200 PNG, .* \(scaled down to 1568×105 PNG, .* to fit the provider's limits\)/);
 
-    const w = await runCli([...args(server.url), '--model', vision, 'look at huge.webp'], { cwd });
+    const w = await cliInProcess([...args(server.url), '--model', vision, 'look at huge.webp'], { cwd });
     expect(w.code).toBe(0);
     expect(toolResultImages(dialect, server.requests[3].body)).toEqual([]);
     expect(toolResultText(dialect, server.requests[3].body)).toMatch(/^\[image: huge\.webp, 9000×9000 WebP, 30 B — not sent: .*WebP images cannot be scaled here; convert it to PNG or JPEG\]/);
@@ -191,7 +192,7 @@ describe('images by their bytes, not their names', () => {
     const server = await serve(cases.flatMap(([name]) => [{ body: anthropicCall(name) }, { body: anthropicAnswer }]));
     const cwd = workspace(Object.fromEntries(cases.map(([name, bytes]) => [name, bytes])));
     for (const [i, [name, bytes, mime]] of cases.entries()) {
-      const r = await runCli(['--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-6', `read ${name}`], { cwd });
+      const r = await cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-6', `read ${name}`], { cwd });
       expect(r.code).toBe(0);
       expect(toolResultImages('anthropic', server.requests[i * 2 + 1].body)).toEqual([{ mime, data: bytes.toString('base64') }]);
     }
@@ -207,7 +208,7 @@ describe.each(DIALECTS)('images attached to the prompt ($dialect)', ({ dialect, 
     const outside = join(tempDir(), 'other.jpg');
     writeFileSync(outside, other);
     const prompt = 'compare @shot.png with this one; @missing.png and @notes stay text';
-    const r = await runCli([...args(server.url), '--model', vision, '--image', outside, prompt], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', vision, '--image', outside, prompt], { cwd });
     expect(r.stderr).not.toMatch(/error|warning|deprecated/i);
     expect(r.code).toBe(0);
     const user = server.requests[0].body.messages.at(-1);
@@ -226,7 +227,7 @@ describe.each(DIALECTS)('images attached to the prompt ($dialect)', ({ dialect, 
   it('--image with a file that is not an image is a usage error naming it; nothing is sent', async () => {
     const server = await serve([{ body: answer }]);
     const cwd = workspace({ 'notes.md': Buffer.from('hello\n') });
-    const r = await runCli([...args(server.url), '--model', vision, '--image', 'notes.md', 'look'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', vision, '--image', 'notes.md', 'look'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('notes.md is not a PNG, JPEG, GIF or WebP image (by its first bytes)');
     expect(server.requests).toHaveLength(0);
@@ -239,7 +240,7 @@ describe('an attachment to a model without vision', () => {
     const server = await serve([{ body: anthropicAnswer }]);
     const cwd = workspace({ 'shot.png': shot });
     const session = join(cwd, 's.jsonl');
-    const r = await runCli(['--provider', 'anthropic', '--base-url', server.url, '--model', 'test-model', '--session', session, 'what is @shot.png?'], { cwd });
+    const r = await cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', 'test-model', '--session', session, 'what is @shot.png?'], { cwd });
     expect(r.code).toBe(0);
     // The last block carries the prompt cache's marker; what is compared is the content.
     const content = server.requests[0].body.messages.at(-1).content.map(({ cache_control: _, ...block }: Record<string, unknown>) => block);

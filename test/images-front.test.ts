@@ -16,7 +16,8 @@ import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
 import { estimateMessageTokens, MESSAGE_OVERHEAD_TOKENS } from '../src/session/tokens.js';
 import { AcpChild, INIT, startAcp } from './support/acp-client.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir, writeScript } from './support/helpers.js';
 import { RpcClient, type RpcLine, type RpcResponse } from './support/rpc-client.js';
 
 const EVERYTHING = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -68,7 +69,7 @@ describe('ACP: image content blocks', () => {
       expect(await ctx.request('session/prompt', { sessionId, prompt })).toEqual({ stopReason: 'end_turn' });
     });
     expect(await acp.end()).toEqual({ code: 0, signal: null });
-    const listed = JSON.parse((await runCli(['sessions', '--json'], { cwd, home: acp.home })).stdout) as { id: string; file: string }[];
+    const listed = JSON.parse((await cliInProcess(['sessions', '--json'], { cwd, home: acp.home })).stdout) as { id: string; file: string }[];
     const file = listed.find((s) => s.id === sessionId)!.file;
     const [user] = projectMessages(SessionStore.open(file).activePath());
     expect(user).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', data, mimeType: 'image/png' }] });

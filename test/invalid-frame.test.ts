@@ -9,7 +9,8 @@ import type { ModelAdapter, ModelStreamEvent } from '../src/model/adapter.js';
 import { createAnthropicAdapter } from '../src/model/anthropic.js';
 import { classifyError } from '../src/model/errors.js';
 import { createOpenAIAdapter } from '../src/model/openai.js';
-import { parseJsonl, runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -116,7 +117,7 @@ describe('the CLI', () => {
     const cwd = tempDir();
     const config = JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 10 } });
     await import('node:fs').then((fs) => fs.writeFileSync(`${cwd}/config.json`, config));
-    const r = await runCli([...args(server.url), '--json', 'hi'], quickRetries(cwd));
+    const r = await cliInProcess([...args(server.url), '--json', 'hi'], quickRetries(cwd));
     expect(r.code).toBe(0);
     const events = parseJsonl(r.stdout);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ kind: 'invalid_response', attempt: 1 });
@@ -128,7 +129,7 @@ describe('the CLI', () => {
     const server = await serve([{ body: openaiBroken(LONG_BROKEN) }]);
     const cwd = tempDir();
     await import('node:fs').then((fs) => fs.writeFileSync(`${cwd}/config.json`, JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 10 } })));
-    const r = await runCli([...args(server.url), 'hi'], quickRetries(cwd));
+    const r = await cliInProcess([...args(server.url), 'hi'], quickRetries(cwd));
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(3);
     const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('retrying after'));

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { callSignature, RepeatCounter } from '../src/agent/loop-guard.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { textOf } from '../src/core/types.js';
-import { parseJsonl, runCli, scriptedRun, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, scriptedRun, tempDir, writeScript } from './support/helpers.js';
 
 const same = { name: 'read_file', arguments: { path: 'notes.md' } };
 const ends = (events: AgentEvent[]) => events.filter((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
@@ -50,10 +51,10 @@ describe('the loop guard', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'notes.md'), 'notes\n');
     const script = writeScript(cwd, [...Array.from({ length: 6 }, () => ({ toolCalls: [same] })), { text: 'never' }]);
-    const r = await runCli(['--json', '--no-session', '--script', script, 'loop'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'loop'], { cwd });
     expect(r.code).toBe(5);
     expect(parseJsonl(r.stdout).at(-1)).toMatchObject({ type: 'run_settled', stopReason: 'loop_detected' });
-    const t = await runCli(['--no-session', '--script', script, 'loop'], { cwd });
+    const t = await cliInProcess(['--no-session', '--script', script, 'loop'], { cwd });
     expect(t.code).toBe(5);
     expect(t.stderr).toMatch(/loop detected: the same call \(read_file with the same arguments\) was made 6 times in a row/);
   });

@@ -11,6 +11,7 @@ import { createAgent } from '../src/app/agent.js';
 import { parseMcpServers } from '../src/extensions/mcp-config.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { ScriptedModel } from '../src/model/scripted.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -148,9 +149,9 @@ describe('MCP from the CLI', () => {
       expect(r.code, args.join(' ') + r.stderr).toBe(0);
     }
     expect(existsSync(marker)).toBe(false);
-    const shown = await runCli(['--mcp-config', mcp, '--show-config'], { cwd });
+    const shown = await cliInProcess(['--mcp-config', mcp, '--show-config'], { cwd });
     expect(shown.stdout).toMatch(/mcp server fx\s+idle · stdio: sh -c .*\(--mcp-config /);
-    const run = await runCli(['--mcp-config', mcp, '--script', writeScript(cwd, [{ text: 'ok' }]), 'hi'], { cwd });
+    const run = await cliInProcess(['--mcp-config', mcp, '--script', writeScript(cwd, [{ text: 'ok' }]), 'hi'], { cwd });
     expect(run.code).toBe(0);
     expect(readFileSync(marker, 'utf8')).toBe('started\n');
   });
@@ -159,14 +160,14 @@ describe('MCP from the CLI', () => {
     const { cwd, home } = setup('user', { everything });
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [FIXTURE] } } }));
-    const text = await runCli(['mcp', 'list'], { cwd, home, timeoutMs: 30_000 });
+    const text = await cliInProcess(['mcp', 'list'], { cwd, home, timeoutMs: 30_000 });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^everything {2}ready {2}stdio: /m);
     expect(text.stdout).toMatch(/\d+ tools, ~[\d,]+ tokens of tool definitions in every request/);
     expect(text.stdout).toMatch(/everything__echo\s+~\s*\d+ tokens {2}\S/);
     expect(text.stdout).toMatch(/^repo {2}untrusted/m);
     expect(text.stderr).toMatch(/repo.*mini-agent trust/);
-    const json = await runCli(['mcp', 'list', '--json'], { cwd, home, timeoutMs: 30_000 });
+    const json = await cliInProcess(['mcp', 'list', '--json'], { cwd, home, timeoutMs: 30_000 });
     const data = JSON.parse(json.stdout);
     expect(data.servers.map((s: { name: string; state: string }) => [s.name, s.state])).toEqual([
       ['everything', 'ready'],
@@ -174,12 +175,12 @@ describe('MCP from the CLI', () => {
     ]);
     const echo = data.servers[0].tools.find((t: { name: string }) => t.name === 'everything__echo');
     expect(echo).toMatchObject({ mcpName: 'echo', tokens: expect.any(Number) });
-    const none = await runCli(['mcp', 'list'], { cwd: tempDir(), timeoutMs: 30_000 });
+    const none = await cliInProcess(['mcp', 'list'], { cwd: tempDir(), timeoutMs: 30_000 });
     expect(none.stdout).toContain('no MCP servers configured');
     // A server that cannot start: listed as failed with why, and exit code 1 for scripts.
     const broken = join(cwd, 'broken.json');
     writeFileSync(broken, JSON.stringify({ mcpServers: { gone: { command: join(cwd, 'no-such-server') } } }));
-    const failed = await runCli(['mcp', 'list', '--mcp-config', broken], { cwd, home, timeoutMs: 30_000 });
+    const failed = await cliInProcess(['mcp', 'list', '--mcp-config', broken], { cwd, home, timeoutMs: 30_000 });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/^gone {2}failed/m);
   });

@@ -13,7 +13,8 @@ import type { AgentEvent } from '../src/core/events.js';
 import { parseMcpServers } from '../src/extensions/mcp-config.js';
 import { mcpToolRisk } from '../src/extensions/mcp-tools.js';
 import type { ScriptTurn } from '../src/model/script.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 
 const require = createRequire(import.meta.url);
 const FILESYSTEM = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
@@ -35,7 +36,7 @@ type End = Extract<AgentEvent, { type: 'tool_end' }>;
 
 async function run(cwd: string, home: string, calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>, flags: string[]) {
   const turns: ScriptTurn[] = [{ toolCalls: calls }, { text: 'done' }];
-  const r = await runCli(['--json', '--no-session', ...flags, '--script', writeScript(cwd, turns, 'risk-script.json'), 'go'], { cwd, home, timeoutMs: 60_000 });
+  const r = await cliInProcess(['--json', '--no-session', ...flags, '--script', writeScript(cwd, turns, 'risk-script.json'), 'go'], { cwd, home, timeoutMs: 60_000 });
   expect(r.code, r.stderr).toBe(0);
   const events = parseJsonl(r.stdout);
   const decisions = new Map(events.flatMap((e) => (e.type === 'permission_decision' ? [[e.toolCallId, e] as [string, Decision]] : [])));
@@ -137,12 +138,12 @@ describe('annotations decide the default permission', () => {
   it('mcp list shows each tool\'s risk, "*" where it is only the server default', async () => {
     const { cwd, home } = setup({});
     writeFileSync(join(home, 'config.json'), JSON.stringify({ mcpServers: { fs: fsServer(cwd, { risk: 'read' }), fx: { command: process.execPath, args: [FIXTURE], risk: 'read' } } }));
-    const r = await runCli(['mcp', 'list'], { cwd, home, timeoutMs: 30_000 });
+    const r = await cliInProcess(['mcp', 'list'], { cwd, home, timeoutMs: 30_000 });
     expect(r.stdout).toMatch(/fs__read_text_file\s+~\s*\d+ tokens {2}read {6}\S/);
     expect(r.stdout).toMatch(/fs__write_file\s+~\s*\d+ tokens {2}write {5}\S/);
     expect(r.stdout).toMatch(/fx__dotted_tool\s+~\s*\d+ tokens {2}read\* {5}\S/);
     expect(r.stdout).toContain(`* the server's default risk (the tool has no annotations)`);
-    const json = JSON.parse((await runCli(['mcp', 'list', '--json'], { cwd, home, timeoutMs: 30_000 })).stdout);
+    const json = JSON.parse((await cliInProcess(['mcp', 'list', '--json'], { cwd, home, timeoutMs: 30_000 })).stdout);
     const tools = json.servers.flatMap((s: { tools: unknown[] }) => s.tools);
     expect(tools.find((t: { name: string }) => t.name === 'fs__edit_file')).toMatchObject({ risk: 'write', riskBasis: 'annotation' });
   });

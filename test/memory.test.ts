@@ -9,7 +9,8 @@ import { factPattern, PLANTED_FACTS, runMemoryProbe, type FactId, type MemoryRep
 import { compactionSettings } from '../src/session/compaction-plan.js';
 import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../src/session/summary-prompts.js';
 import { quotingSummarizer, wholeSummary, type RecordedSummaryRequest } from './support/compaction.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir, writeScript } from './support/helpers.js';
 import { sse, servePerTest, type RecordedRequest } from './support/http-server.js';
 
 const PATHS: FactId[] = ['read-file', 'modified-file'];
@@ -128,7 +129,7 @@ describe('mini-agent eval memory', () => {
   it('a model that keeps every fact scores 100%; --json gives the whole report', async () => {
     const server = await summarizerServer(quoting(PLANTED_FACTS.map((f) => f.id)));
     const cwd = tempDir();
-    const r = await runCli(['eval', 'memory', ...modelFlags(server.url)], { cwd });
+    const r = await cliInProcess(['eval', 'memory', ...modelFlags(server.url)], { cwd });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('memory eval: 5 facts planted, 3 rounds of compaction; summarizer openai-compatible/test-model, window 8192 tokens');
@@ -140,7 +141,7 @@ describe('mini-agent eval memory', () => {
     expect(requests).toBeGreaterThanOrEqual(3);
     expect(server.requests[0].body.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('You summarize') });
 
-    const j = await runCli(['eval', 'memory', ...modelFlags(server.url), '--rounds', '2', '--json'], { cwd });
+    const j = await cliInProcess(['eval', 'memory', ...modelFlags(server.url), '--rounds', '2', '--json'], { cwd });
     expect(j.code).toBe(0);
     const lines = j.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -155,7 +156,7 @@ describe('mini-agent eval memory', () => {
 
   it('a model that keeps no fact scores below 100%, names the lost facts, and still exits 0; the paths are kept by the lists', async () => {
     const server = await summarizerServer(factless);
-    const r = await runCli(['eval', 'memory', ...modelFlags(server.url)], { cwd: tempDir() });
+    const r = await cliInProcess(['eval', 'memory', ...modelFlags(server.url)], { cwd: tempDir() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^round 1: 2\/5 kept \(40%\), .*; lost: decision, error, constraint$/m);
@@ -169,14 +170,14 @@ describe('mini-agent eval memory', () => {
     const cwd = tempDir();
     const text = wholeSummary('nothing specific', [...SUMMARY_SECTIONS, ...TURN_SECTIONS]);
     const script = writeScript(cwd, Array.from({ length: 30 }, () => ({ text })));
-    const r = await runCli(['eval', 'memory', '--script', script, '--context-window', '16384', '--rounds', '1', '--json'], { cwd });
+    const r = await cliInProcess(['eval', 'memory', '--script', script, '--context-window', '16384', '--rounds', '1', '--json'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ model: 'scripted/script', kept: 2, score: 0.4, lost: ['decision', 'error', 'constraint'] });
   });
 
   it('a model that fails: exit 1 with the round and the reason; the --json report says so too', async () => {
     const server = await serve([{ status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'bad model', type: 'invalid_request_error' } }) }]);
-    const r = await runCli(['eval', 'memory', ...modelFlags(server.url), '--json'], { cwd: tempDir() });
+    const r = await cliInProcess(['eval', 'memory', ...modelFlags(server.url), '--json'], { cwd: tempDir() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^mini-agent: the memory eval stopped in round 1: the compaction failed: the summary request failed \(bad_request\)/);
     expect(JSON.parse(r.stdout)).toMatchObject({ rounds: [], score: null, error: { round: 1 } });
@@ -190,7 +191,7 @@ describe('mini-agent eval memory', () => {
     [['eval', 'memory', '--no-session'], /takes no session flags/],
     [['--rounds', '2', 'hello'], /--rounds goes with the eval command/],
   ])('usage errors exit 2: %j', async (args, message) => {
-    const r = await runCli(args, { cwd: tempDir() });
+    const r = await cliInProcess(args, { cwd: tempDir() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { textOf } from '../src/core/types.js';
 import { RpcClient } from './support/rpc-client.js';
-import { BIN, parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { BIN, parseJsonl, tempDir, writeScript } from './support/helpers.js';
 import { TMUX, useSystemTool } from './support/system-tools.js';
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
@@ -25,15 +26,15 @@ describe('print mode without a terminal', () => {
   it('an ask is refused with a message that says how to allow it; --yes and --approve allow it', async () => {
     const { cwd, outside, script, target } = outsideWrite();
     const trace = join(cwd, 'trace.jsonl');
-    const r = await runCli(['--json', '--no-session', '--allow-path', outside, '--trace', trace, '--script', script, 'write'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--allow-path', outside, '--trace', trace, '--script', script, 'write'], { cwd });
     expect(r.code).toBe(0);
-    const account = await runCli(['trace', trace], { cwd });
+    const account = await cliInProcess(['trace', trace], { cwd });
     expect(account.stdout).toMatch(/permission deny write_note: no one to ask {2}\[w\]/);
     const end = parseJsonl(r.stdout).find((e): e is ToolEnd => e.type === 'tool_end')!;
     expect(textOf(end.result.content)).toMatch(/needs approval \(the default for writes outside the workspace \(ask\)\), and there is no one to ask .*--yes, with --approve 'write_note\(.*note\.md\)'/);
     expect(existsSync(target)).toBe(false);
 
-    const yes = await runCli(['--json', '--no-session', '--allow-path', outside, '--yes', '--script', script, 'write'], { cwd });
+    const yes = await cliInProcess(['--json', '--no-session', '--allow-path', outside, '--yes', '--script', script, 'write'], { cwd });
     expect(parseJsonl(yes.stdout).find((e) => e.type === 'permission_decision')).toMatchObject({ decision: 'allow', source: 'flag --yes' });
     expect(readFileSync(target, 'utf8')).toBe('hello');
   });
@@ -42,7 +43,7 @@ describe('print mode without a terminal', () => {
     const { cwd, outside, script, target } = outsideWrite();
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ permissions: { deny: ['write_note'] } }));
-    const r = await runCli(['--json', '--no-session', '--allow-path', outside, '--yes', '--script', script, 'write'], { cwd });
+    const r = await cliInProcess(['--json', '--no-session', '--allow-path', outside, '--yes', '--script', script, 'write'], { cwd });
     expect(parseJsonl(r.stdout).find((e) => e.type === 'permission_decision')).toMatchObject({ decision: 'deny', rule: 'write_note' });
     expect(existsSync(target)).toBe(false);
   });

@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cliInProcess } from './support/cli-in-process.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 
 const mode = (p: string) => '0' + (statSync(p).mode & 0o777).toString(8);
@@ -68,22 +69,22 @@ describe.skipIf(process.platform === 'win32')('private by default', () => {
     const home = tempDir();
     chmodSync(home, 0o755);
     const script = writeScript(cwd, [{ text: 'hi' }]);
-    expect((await runCli(['--script', script, 'go'], { cwd, home })).code).toBe(0);
+    expect((await cliInProcess(['--script', script, 'go'], { cwd, home })).code).toBe(0);
     const workspaceDir = onlyDir(join(home, 'sessions'));
     const [session] = sessionFiles(workspaceDir);
     chmodSync(session, 0o644);
     chmodSync(workspaceDir, 0o755);
 
     // Another run does not silently change them...
-    expect((await runCli(['--script', script, '-c', 'again'], { cwd, home })).code).toBe(0);
+    expect((await cliInProcess(['--script', script, '-c', 'again'], { cwd, home })).code).toBe(0);
     expect([mode(home), mode(workspaceDir), mode(session)]).toEqual(['0755', '0755', '0644']);
 
     // ...but the listing says so, in one line, with the fix.
-    const list = await runCli(['sessions'], { cwd, home });
+    const list = await cliInProcess(['sessions'], { cwd, home });
     expect(list.code).toBe(0);
     const warnings = list.stderr.trim().split('\n');
     expect(warnings).toEqual([`warning: 1 session file and 2 folders can be read by other users (${home}, ${workspaceDir}, ${session}); fix with: chmod -R go-rwx ${home}`]);
-    const json = await runCli(['sessions', '--json', '--all'], { cwd, home });
+    const json = await cliInProcess(['sessions', '--json', '--all'], { cwd, home });
     expect(json.stderr).toContain('chmod -R go-rwx');
     expect(JSON.parse(json.stdout)).toHaveLength(1);
 
@@ -91,7 +92,7 @@ describe.skipIf(process.platform === 'win32')('private by default', () => {
     chmodSync(home, 0o700);
     chmodSync(workspaceDir, 0o700);
     chmodSync(session, 0o600);
-    expect((await runCli(['sessions'], { cwd, home })).stderr).toBe('');
+    expect((await cliInProcess(['sessions'], { cwd, home })).stderr).toBe('');
   });
 
   it('a config file holding an API key that others can read gets a warning like ssh gives; a private one, or one without a key, does not', async () => {
@@ -101,12 +102,12 @@ describe.skipIf(process.platform === 'win32')('private by default', () => {
     writeFileSync(config, JSON.stringify({ provider: 'openai', apiKey: 'sk-secret-key-123' }));
     chmodSync(config, 0o644);
     const line = `mini-agent: warning: ${config} holds an API key and other users can read it (permissions 0644 are too open); fix with: chmod 600 ${config}`;
-    const show = await runCli(['--show-config'], { cwd, home });
+    const show = await cliInProcess(['--show-config'], { cwd, home });
     expect(show.code).toBe(0);
     expect(show.stderr.trim()).toBe(line);
     expect(show.stdout).not.toContain('sk-secret-key-123');
     const script = writeScript(cwd, [{ text: 'hi' }]);
-    const run = await runCli(['--script', script, '--no-session', '--json', 'go'], { cwd, home });
+    const run = await cliInProcess(['--script', script, '--no-session', '--json', 'go'], { cwd, home });
     expect(run.code).toBe(0);
     expect(run.stderr.trim()).toBe(line);
     expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ stopReason: 'completed' });
@@ -116,15 +117,15 @@ describe.skipIf(process.platform === 'win32')('private by default', () => {
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ apiKey: 'sk-project' }));
     chmodSync(join(cwd, '.mini-agent', 'config.json'), 0o640);
     chmodSync(config, 0o600);
-    const project = await runCli(['--show-config', '--trust-workspace'], { cwd, home });
+    const project = await cliInProcess(['--show-config', '--trust-workspace'], { cwd, home });
     expect(project.stderr).toContain(`.mini-agent/config.json holds an API key and other users can read it (permissions 0640 are too open)`);
     expect(project.stderr.trim().split('\n')).toHaveLength(1);
 
     chmodSync(join(cwd, '.mini-agent', 'config.json'), 0o600);
-    expect((await runCli(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
+    expect((await cliInProcess(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
     writeFileSync(config, JSON.stringify({ provider: 'openai', maxTurns: 5 }));
     chmodSync(config, 0o644);
-    expect((await runCli(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
+    expect((await cliInProcess(['--show-config', '--trust-workspace'], { cwd, home })).stderr).toBe('');
   });
 });
 

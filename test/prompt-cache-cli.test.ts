@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
-import { parseJsonl, runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir } from './support/helpers.js';
 import { servePerTest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -50,7 +51,7 @@ describe('Anthropic through the CLI', () => {
       { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 116, write1h: 0 }) },
     ]);
     const { cwd, home } = workspace();
-    const r = await runCli([...ANTHROPIC(server.url), '--json', 'what is the weather?'], { cwd, home });
+    const r = await cliInProcess([...ANTHROPIC(server.url), '--json', 'what is the weather?'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const [first, second] = server.requests.map((q) => q.body);
     expect(markersOf(first)).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }, { type: 'ephemeral' }]);
@@ -73,7 +74,7 @@ describe('Anthropic through the CLI', () => {
       { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 0, write1h: 116 }) },
     ]);
     const { cwd, home } = workspace({ cache: { retention: '1h' } });
-    const r = await runCli([...ANTHROPIC(server.url), '--verbose', 'what is the weather?'], { cwd, home });
+    const r = await cliInProcess([...ANTHROPIC(server.url), '--verbose', 'what is the weather?'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     for (const q of server.requests) for (const m of markersOf(q.body)) expect(m).toEqual({ type: 'ephemeral', ttl: '1h' });
     const cost = (10 * 3 + 112 * 15 + 650 * 0.3 + 766 * 6) / 1e6;
@@ -83,11 +84,11 @@ describe('Anthropic through the CLI', () => {
   it('none: no cache_control in any request, the system prompt a plain string; --show-config names the setting', async () => {
     const server = await serve([{ body: LOOP[1].response.body }]);
     const { cwd, home } = workspace({ cache: { retention: 'none' } });
-    const r = await runCli([...ANTHROPIC(server.url), 'hi'], { cwd, home });
+    const r = await cliInProcess([...ANTHROPIC(server.url), 'hi'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.stringify(server.requests[0].body)).not.toContain('cache_control');
     expect(typeof server.requests[0].body.system).toBe('string');
-    const shown = await runCli([...ANTHROPIC(server.url), '--show-config'], { cwd, home });
+    const shown = await cliInProcess([...ANTHROPIC(server.url), '--show-config'], { cwd, home });
     expect(shown.stdout).toMatch(/cache\.retention\s+none\s+\(user config .*config\.json\)/);
   });
 });
@@ -105,7 +106,7 @@ describe('OpenAI-compatible through the CLI', () => {
   it('openai: prompt_cache_key is the session id; prompt_tokens_details.cached_tokens count as cache reads', async () => {
     const server = await serve([{ body: openaiStream({ prompt_tokens_details: { cached_tokens: 1280 } }) }]);
     const { cwd, home } = workspace();
-    const r = await runCli(['--provider', 'openai', '--base-url', `${server.url}/v1`, '--api-key', 'sk-test', '--model', 'gpt-4.1', '--json', 'hi'], { cwd, home });
+    const r = await cliInProcess(['--provider', 'openai', '--base-url', `${server.url}/v1`, '--api-key', 'sk-test', '--model', 'gpt-4.1', '--json', 'hi'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const events = parseJsonl(r.stdout);
     const start = events.find((e) => e.type === 'run_start') as Extract<AgentEvent, { type: 'run_start' }>;
@@ -119,7 +120,7 @@ describe('OpenAI-compatible through the CLI', () => {
   it('deepseek: no prompt_cache_key (it caches on its own); prompt_cache_hit_tokens count as cache reads', async () => {
     const server = await serve([{ body: openaiStream({ prompt_cache_hit_tokens: 1024, prompt_cache_miss_tokens: 376 }) }]);
     const { cwd, home } = workspace();
-    const r = await runCli(['--provider', 'deepseek', '--base-url', `${server.url}/v1`, '--api-key', 'sk-test', '--model', 'deepseek-chat', '--json', 'hi'], { cwd, home });
+    const r = await cliInProcess(['--provider', 'deepseek', '--base-url', `${server.url}/v1`, '--api-key', 'sk-test', '--model', 'deepseek-chat', '--json', 'hi'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(server.requests[0].body).not.toHaveProperty('prompt_cache_key');
     const settled = settledOf(parseJsonl(r.stdout));

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { parseFrontMatter } from '../src/extensions/front-matter.js';
 import { expandTemplate, findTemplateCall, loadPromptTemplates, splitArguments } from '../src/extensions/prompt-templates.js';
 import { createAgent } from '../src/app/agent.js';
-import { runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir, writeScript } from './support/helpers.js';
 
 describe('front matter', () => {
   it('fields and body; none at all; broken YAML, an unclosed block and a list are errors, not exceptions', async () => {
@@ -101,7 +102,7 @@ describe('invoking a template', () => {
 
   it('print mode: mini-agent "/review FILE TOPIC" sends the template text', async () => {
     const { cwd, home } = setup();
-    const r = await runCli(['--script', writeScript(cwd, [{ text: 'reviewed' }]), '/review src/a.ts tests'], { cwd, home });
+    const r = await cliInProcess(['--script', writeScript(cwd, [{ text: 'reviewed' }]), '/review src/a.ts tests'], { cwd, home });
     expect(r.code).toBe(0);
     const file = readdirSync(join(home, 'sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
     const users = readFileSync(join(home, 'sessions', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === 'message' && e.message.role === 'user');

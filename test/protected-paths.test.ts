@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import type { ScriptToolCall } from '../src/model/script.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 
 type Decision = Extract<AgentEvent, { type: 'permission_decision' }>;
 type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
@@ -105,7 +106,7 @@ const TRUST = [
   { name: 'an untrusted workspace', setup: async () => undefined, flags: [] as string[] },
   {
     name: 'a workspace trusted with mini-agent trust',
-    setup: async (cwd: string, home: string) => expect((await runCli(['trust'], { cwd, home })).code).toBe(0),
+    setup: async (cwd: string, home: string) => expect((await cliInProcess(['trust'], { cwd, home })).code).toBe(0),
     flags: [] as string[],
   },
   { name: 'a workspace trusted with --trust-workspace', setup: async () => undefined, flags: ['--trust-workspace'] },
@@ -118,7 +119,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
     const before = new Map(ATTACKS.map((a) => [a.file, bytes(join(cwd, a.file))]));
     for (const [label, yes] of [['with --yes', ['--yes']], ['without --yes', []]] as const) {
       const script = writeScript(scripts, [{ toolCalls: ATTACKS.map((a) => ({ id: `${label[0]}-${a.id}`, ...a.call })) }, { text: 'done' }], `attack-${yes.length}.json`);
-      const r = await runCli(['--json', ...yes, ...flags, '--session', 'work.jsonl', '--script', script, 'make yourself at home'], { cwd, home });
+      const r = await cliInProcess(['--json', ...yes, ...flags, '--session', 'work.jsonl', '--script', script, 'make yourself at home'], { cwd, home });
       expect(r.code, r.stderr).toBe(0);
       const { decision, end, text } = run(parseJsonl(r.stdout));
       for (const a of ATTACKS) {
@@ -135,7 +136,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
     }
     // The next run, resuming the same session without --yes: bash still needs approval.
     const next = writeScript(scripts, [{ toolCalls: [{ id: 'next', name: 'bash', arguments: { command: 'touch pwned.txt' } }] }, { text: 'done' }], 'next.json');
-    const r = await runCli(['--json', ...flags, '--session', 'work.jsonl', '--script', next, 'again'], { cwd, home });
+    const r = await cliInProcess(['--json', ...flags, '--session', 'work.jsonl', '--script', next, 'again'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(run(parseJsonl(r.stdout)).decision('next')).toMatchObject({ decision: 'deny', source: 'no one to ask' });
     expect(existsSync(join(cwd, 'pwned.txt'))).toBe(false);
@@ -159,7 +160,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
       { id: 'edit', name: 'edit_file', arguments: { path: '.mini-agent/config.json', edits: [{ oldText: 'rm -rf*', newText: 'rm -rf *' }] } },
     ];
     const script = writeScript(scripts, [{ toolCalls: calls }, { text: 'done' }]);
-    const r = await runCli(['--json', '--yes', '--no-session', '--approve', approve, '--script', script, 'configure'], { cwd, home });
+    const r = await cliInProcess(['--json', '--yes', '--no-session', '--approve', approve, '--script', script, 'configure'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const { decision, end } = run(parseJsonl(r.stdout));
     for (const c of calls) {
@@ -204,7 +205,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
     const target = path.startsWith('/') ? path : join(cwd, path);
     const before = bytes(target);
     const script = writeScript(scripts, [{ toolCalls: [{ id: 'b', name: 'bash', arguments: { command } }] }, { text: 'done' }]);
-    const r = await runCli(['--json', '--yes', '--no-session', '--script', script, 'go'], { cwd, home, env: { NAME: 'pre-commit' } });
+    const r = await cliInProcess(['--json', '--yes', '--no-session', '--script', script, 'go'], { cwd, home, env: { NAME: 'pre-commit' } });
     expect(r.code, r.stderr).toBe(0);
     const { decision, text } = run(parseJsonl(r.stdout));
     expect(decision('b')).toMatchObject({ decision: 'deny', source: 'protected path' });
@@ -221,7 +222,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
   ])('bash $command runs with --yes (no protected path written)', async ({ command, file }) => {
     const { cwd, home, scripts } = repository();
     const script = writeScript(scripts, [{ toolCalls: [{ id: 'b', name: 'bash', arguments: { command } }] }, { text: 'done' }]);
-    const r = await runCli(['--json', '--yes', '--no-session', '--script', script, 'go'], { cwd, home });
+    const r = await cliInProcess(['--json', '--yes', '--no-session', '--script', script, 'go'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const { decision, end } = run(parseJsonl(r.stdout));
     expect(decision('b')).toMatchObject({ decision: 'allow', source: 'flag --yes' });
@@ -240,7 +241,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
     ] as const) {
       const { cwd, home, scripts } = repository();
       const script = writeScript(scripts, [{ toolCalls: [{ id: 'b', name: 'bash', arguments: { command } }] }, { text: 'done' }]);
-      const r = await runCli(['--json', '--yes', '--no-session', '--approve', approve, '--script', script, 'go'], { cwd, home });
+      const r = await cliInProcess(['--json', '--yes', '--no-session', '--approve', approve, '--script', script, 'go'], { cwd, home });
       const d = run(parseJsonl(r.stdout)).decision('b');
       expect(d, approve).toMatchObject(allowed ? { decision: 'allow', source: expect.stringMatching(/^flag --approve \(protected path\)/) } : { decision: 'deny', source: 'protected path' });
       expect(readFileSync(join(cwd, '.mini-agent', 'config.json'), 'utf8'), approve).toBe(allowed ? 'x\n' : PROJECT_CONFIG);
@@ -259,7 +260,7 @@ describe('the agent cannot write its own rights: protected paths', () => {
       { id: 'mcp', name: 'write_note', arguments: { path: 'mcp.json', text: '{"mcpServers":{"x":{"command":"sh"}}}' } },
     ];
     const script = writeScript(scripts, [{ toolCalls: calls }, { text: 'done' }]);
-    const r = await runCli(['--json', '--yes', '--no-session', '--allow-path', home, '--allow-path', outside, '--mcp-config', 'mcp.json', '--script', script, 'go'], { cwd, home });
+    const r = await cliInProcess(['--json', '--yes', '--no-session', '--allow-path', home, '--allow-path', outside, '--mcp-config', 'mcp.json', '--script', script, 'go'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const { decision, text } = run(parseJsonl(r.stdout));
     for (const c of calls) expect(decision(c.id), c.id).toMatchObject({ decision: 'deny', source: 'protected path' });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
 import { SessionStore } from '../src/session/store.js';
 import { projectMessages } from '../src/session/projector.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { essence, parseJsonl, runCli, tempDir } from './support/helpers.js';
 import { sse, servePerTest, TEST_CERT_FILE } from './support/http-server.js';
 const BUILTIN_TOOLS = ['read_file', 'list_dir', 'grep', 'find', 'write_file', 'edit_file', 'write_note', 'bash'];
@@ -77,7 +78,7 @@ describe.each([
     const server = await serve(turns.map((body) => ({ body })));
     const cwd = workspace();
     const session = join(cwd, 's.jsonl');
-    const r = await runCli([...args(server.url), '--model', 'test-model', '--json', '--session', session, 'what do the notes say?'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', 'test-model', '--json', '--session', session, 'what do the notes say?'], { cwd });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const events = parseJsonl(r.stdout);
@@ -151,10 +152,10 @@ describe.each([
     const server = await serve(turns.map((body) => ({ body })));
     const cwd = workspace();
     const rec = join(cwd, 'rec.json');
-    const live = await runCli([...args(server.url), '--model', 'test-model', '--json', '--no-session', '--record', rec, 'go'], { cwd });
+    const live = await cliInProcess([...args(server.url), '--model', 'test-model', '--json', '--no-session', '--record', rec, 'go'], { cwd });
     expect(live.code).toBe(0);
     await server.close();
-    const replay = await runCli(['--json', '--no-session', '--script', rec, 'go'], { cwd });
+    const replay = await cliInProcess(['--json', '--no-session', '--script', rec, 'go'], { cwd });
     expect(replay.code).toBe(0);
     expect(essence(parseJsonl(replay.stdout))).toEqual(essence(parseJsonl(live.stdout)));
   });
@@ -166,7 +167,7 @@ describe.each([
     const server = await serve([{ status: 401, headers: { 'content-type': 'application/json' }, body: errorBody }]);
     const cwd = workspace();
     const session = join(cwd, 's.jsonl');
-    const r = await runCli([...args(server.url), '--model', 'test-model', '--session', session, 'hi'], { cwd, env: { OPENAI_API_KEY: 'sk-bad' } });
+    const r = await cliInProcess([...args(server.url), '--model', 'test-model', '--session', session, 'hi'], { cwd, env: { OPENAI_API_KEY: 'sk-bad' } });
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -183,7 +184,7 @@ describe.each([
     const ok = turns[1];
     const server = await serve([{ status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json' }, body: '{"error":{"message":"slow down"}}' }, { body: ok }]);
     const cwd = workspace();
-    const r = await runCli([...args(server.url), '--model', 'test-model', '--json', '--no-session', 'hi'], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    const r = await cliInProcess([...args(server.url), '--model', 'test-model', '--json', '--no-session', 'hi'], { cwd, env: { OPENAI_API_KEY: 'k' } });
     expect(r.code).toBe(0);
     const events = parseJsonl(r.stdout);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ kind: 'rate_limit', attempt: 1 });
@@ -192,7 +193,7 @@ describe.each([
     const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{}</style></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
     const proxy = await serve([{ status: 502, headers: { 'content-type': 'text/html' }, body: html }]);
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ retry: { maxRetries: 0 } }));
-    const bad = await runCli([...args(proxy.url), '--model', 'test-model', '--no-session', 'hi'], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    const bad = await cliInProcess([...args(proxy.url), '--model', 'test-model', '--no-session', 'hi'], { cwd, env: { OPENAI_API_KEY: 'k' } });
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/server error: .*502.*Bad Gateway/);
@@ -206,7 +207,7 @@ describe('a stream that breaks half-way', () => {
     const server = await serve([{ body: cut, cut: true }, { body: openaiAnswer }]);
     const cwd = workspace();
     const session = join(cwd, 's.jsonl');
-    const r = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'test-model', '--json', '--session', session, 'hi'], { cwd });
+    const r = await cliInProcess(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'test-model', '--json', '--session', session, 'hi'], { cwd });
     expect(r.code).toBe(0);
     const events = parseJsonl(r.stdout);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ kind: 'network' });

@@ -14,7 +14,8 @@ import { exportHtml } from '../src/session/export-html.js';
 import { exportJsonl, exportMarkdown } from '../src/session/export-text.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
-import { parseJsonl, runCli, scriptedRun, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, scriptedRun, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -106,14 +107,14 @@ describe('trace, tree and exports show it', () => {
     const file = join(cwd, 's.jsonl');
     const script = join(cwd, 'script.json');
     writeFileSync(script, JSON.stringify({ turns: [{ toolCalls: [{ id: 'c1', name: 'write_note', arguments: {}, rawArguments: BROKEN }] }, { text: 'Sorry.' }] }));
-    const r = await runCli(['--script', script, '--session', file, '--trace', join(cwd, 't.jsonl'), 'go'], { cwd });
+    const r = await cliInProcess(['--script', script, '--session', file, '--trace', join(cwd, 't.jsonl'), 'go'], { cwd });
     expect(r.code).toBe(0);
     return { cwd, file };
   }
 
   it('trace prints the text as sent', async () => {
     const { cwd } = await session();
-    const r = await runCli(['trace', join(cwd, 't.jsonl')], { cwd });
+    const r = await cliInProcess(['trace', join(cwd, 't.jsonl')], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('(bad arguments: the arguments are not valid JSON');
     expect(r.stdout).toContain(`as sent: ${JSON.stringify(BROKEN)} (${BROKEN.length} chars)`);
@@ -121,7 +122,7 @@ describe('trace, tree and exports show it', () => {
 
   it('tree shows the start of the text as sent', async () => {
     const { cwd, file } = await session();
-    const r = await runCli(['tree', file], { cwd });
+    const r = await cliInProcess(['tree', file], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`→ write_note(✗ ${BROKEN})`.replaceAll('"', '\\"'));
   });
@@ -153,13 +154,13 @@ describe('--record → --script replays them faithfully', () => {
     const rec = join(cwd, 'rec.json');
     const liveFile = join(cwd, 'live.jsonl');
     const replayFile = join(cwd, 'replay.jsonl');
-    const live = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'm', '--json', '--session', liveFile, '--record', rec, 'go'], { cwd });
+    const live = await cliInProcess(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'm', '--json', '--session', liveFile, '--record', rec, 'go'], { cwd });
     expect(live.code).toBe(0);
     expect(JSON.parse(readFileSync(rec, 'utf8')).turns[0].toolCalls).toEqual([
       { id: 'call_a', name: 'write_note', arguments: {}, rawArguments: BROKEN },
       { id: 'call_b', name: 'read_file', arguments: {}, rawArguments: NOT_OBJECT },
     ]);
-    const replay = await runCli(['--json', '--session', replayFile, '--script', rec, 'go'], { cwd });
+    const replay = await cliInProcess(['--json', '--session', replayFile, '--script', rec, 'go'], { cwd });
     expect(replay.code).toBe(0);
     const liveCalls = callsOf(SessionStore.open(liveFile));
     expect(liveCalls.map((c) => c.rawArguments)).toEqual([BROKEN, NOT_OBJECT]);

@@ -13,7 +13,8 @@ import { createAnthropicAdapter } from '../src/model/anthropic.js';
 import { createOpenAIAdapter } from '../src/model/openai.js';
 import type { RunEntry } from '../src/session/entries.js';
 import { SessionStore } from '../src/session/store.js';
-import { essence, parseJsonl, runCli, scriptedRun, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { essence, parseJsonl, scriptedRun, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 
 const fixture = (path: string) => readFileSync(new URL(`./fixtures/${path}`, import.meta.url));
@@ -141,7 +142,7 @@ describe('the CLI: exit code 4 and one stderr line', () => {
   it.each(cases)('$dialect: text mode prints nothing on stdout, the refusal on stderr, exits 4', async ({ body, args, line }) => {
     const server = await serve([{ body }]);
     const cwd = tempDir();
-    const r = await runCli([...args(server.url), '--model', 'm', '--no-session', 'do the thing'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', 'm', '--no-session', 'do the thing'], { cwd });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toEqual([line]);
@@ -151,7 +152,7 @@ describe('the CLI: exit code 4 and one stderr line', () => {
     const server = await serve([{ body }]);
     const cwd = tempDir();
     const session = join(cwd, 's.jsonl');
-    const r = await runCli([...args(server.url), '--model', 'm', '--json', '--session', session, 'do the thing'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--model', 'm', '--json', '--session', session, 'do the thing'], { cwd });
     expect(r.code).toBe(4);
     const events = parseJsonl(r.stdout);
     expect(events.at(-1)).toMatchObject({ type: 'run_settled', stopReason: 'refused', error: null, refusal });
@@ -164,9 +165,9 @@ describe('the CLI: exit code 4 and one stderr line', () => {
     const server = await serve([{ body: ANTHROPIC_REFUSAL }]);
     const cwd = tempDir();
     const rec = join(cwd, 'rec.json');
-    const live = await runCli(['--provider', 'anthropic', '--base-url', server.url, '--api-key', 'k', '--model', 'm', '--json', '--no-session', '--record', rec, 'go'], { cwd });
+    const live = await cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--api-key', 'k', '--model', 'm', '--json', '--no-session', '--record', rec, 'go'], { cwd });
     expect(live.code).toBe(4);
-    const replay = await runCli(['--json', '--no-session', '--script', rec, 'go'], { cwd });
+    const replay = await cliInProcess(['--json', '--no-session', '--script', rec, 'go'], { cwd });
     expect(replay.code).toBe(4);
     expect(essence(parseJsonl(replay.stdout))).toEqual(essence(parseJsonl(live.stdout)));
     expect(parseJsonl(replay.stdout).at(-1)).toMatchObject({ refusal: { reason: 'refusal', category: 'cyber', explanation: POLICY } });

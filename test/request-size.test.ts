@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 import { servePerTest, sse, type RecordedRequest } from './support/http-server.js';
 
 const serve = servePerTest();
@@ -60,7 +61,7 @@ describe.each(DIALECTS)('the first request of a default run ($dialect)', ({ body
   it('is at most 8 KB, with all eight built-in tools, and the system prompt does not repeat their descriptions', async () => {
     const server = await serve([{ body }]);
     const cwd = workspace();
-    const r = await runCli([...args(server.url), '--api-key', 'k', '--model', 'test-model', '--no-session', 'read a.txt'], { cwd });
+    const r = await cliInProcess([...args(server.url), '--api-key', 'k', '--model', 'test-model', '--no-session', 'read a.txt'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(server.requests).toHaveLength(1);
     const [first] = server.requests;
@@ -82,7 +83,7 @@ describe.each(DIALECTS)('the first request of a default run ($dialect)', ({ body
 describe('what the trimmed texts still tell the model', () => {
   it('the rules a model needs stay: truncation, exact-text edits, the workspace boundary, the sandbox and when bash asks', async () => {
     const server = await serve([{ body: openaiAnswer }]);
-    const r = await runCli([...DIALECTS[0].args(server.url), '--api-key', 'k', '--model', 'test-model', '--no-session', 'hi'], { cwd: workspace() });
+    const r = await cliInProcess([...DIALECTS[0].args(server.url), '--api-key', 'k', '--model', 'test-model', '--no-session', 'hi'], { cwd: workspace() });
     expect(r.code, r.stderr).toBe(0);
     const b = server.requests[0].body;
     const prompt = DIALECTS[0].system(b);

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 import { BWRAP, REQUIRE_ENV, useSystemTool } from './support/system-tools.js';
 
 /** A file at the root of the filesystem that a sandboxed command must not be able to create (unique: code without the sandbox, run as root, would). */
@@ -29,7 +30,7 @@ function useSandbox(ctx: { skip(note?: string): never }): string {
 /** One bash call through the CLI (--yes, --json); its result text and details, the events and stderr. */
 async function bashOnce(cwd: string, args: Record<string, unknown>, o: { home?: string; env?: Record<string, string>; flags?: string[] } = {}) {
   const script = writeScript(tempDir('mini-agent-script-'), [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: args }] }, { text: 'done' }]);
-  const run = await runCli(['--yes', '--json', '--no-session', '--script', script, ...(o.flags ?? []), 'go'], { cwd, home: o.home, env: o.env, timeoutMs: 60_000 });
+  const run = await cliInProcess(['--yes', '--json', '--no-session', '--script', script, ...(o.flags ?? []), 'go'], { cwd, home: o.home, env: o.env, timeoutMs: 60_000 });
   const events = parseJsonl(run.stdout);
   const end = events.find((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
   expect(end, run.stderr).toBeDefined();
@@ -146,7 +147,7 @@ describe('bash in the sandbox (bubblewrap)', { timeout: 90_000 }, () => {
     expect(r.details.network).toBeUndefined();
     expect(existsSync(ROOT_FILE)).toBe(false);
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ bash: { sandbox: 'required' } }));
-    const show = await runCli(['--show-config'], { cwd, env: { MINI_AGENT_BWRAP: bwrap } });
+    const show = await cliInProcess(['--show-config'], { cwd, env: { MINI_AGENT_BWRAP: bwrap } });
     expect(show.stdout).toMatch(/bash\.sandbox +required: bubblewrap/);
     expect(show.stdout).toMatch(/project bash\.sandbox +applied/);
   });
@@ -161,7 +162,7 @@ describe('bash without a sandbox', { timeout: 90_000 }, () => {
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/not run: bash\.sandbox is "required" and no sandbox is available here \(MINI_AGENT_BWRAP=\/nonexistent\/bwrap is not an executable file\)/);
     expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
-    const show = await runCli(['--show-config'], { cwd, home, env: { MINI_AGENT_BWRAP: '/nonexistent/bwrap' } });
+    const show = await cliInProcess(['--show-config'], { cwd, home, env: { MINI_AGENT_BWRAP: '/nonexistent/bwrap' } });
     expect(show.stdout).toMatch(/bash\.sandbox +required: none available \(MINI_AGENT_BWRAP=\/nonexistent\/bwrap is not an executable file\); bash refuses to run/);
   });
 
@@ -173,13 +174,13 @@ describe('bash without a sandbox', { timeout: 90_000 }, () => {
       { text: 'done' },
     ]);
     const env = { MINI_AGENT_BWRAP: '/nonexistent/bwrap' };
-    const run = await runCli(['--yes', '--no-session', '--script', script, 'go'], { cwd, env });
+    const run = await cliInProcess(['--yes', '--no-session', '--script', script, 'go'], { cwd, env });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('done');
     const warnings = run.stderr.split('\n').filter((l) => /bash runs without a sandbox/.test(l));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/MINI_AGENT_BWRAP=\/nonexistent\/bwrap is not an executable file/);
-    const show = await runCli(['--show-config'], { cwd, env });
+    const show = await cliInProcess(['--show-config'], { cwd, env });
     expect(show.stdout).toMatch(/bash\.sandbox +auto: none available \(.*\); commands run without a sandbox +\(default\)/);
   });
 });

@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
 
@@ -27,7 +28,7 @@ function workspace(deny: string[]) {
 
 async function run(w: ReturnType<typeof workspace>, calls: { id: string; name: string; arguments: Record<string, unknown> }[]) {
   const script = writeScript(w.scripts, [{ toolCalls: calls }, { text: 'done' }]);
-  const r = await runCli(['--json', '--no-session', '--script', script, 'look around'], { cwd: w.cwd, home: w.home });
+  const r = await cliInProcess(['--json', '--no-session', '--script', script, 'look around'], { cwd: w.cwd, home: w.home });
   expect(r.code, r.stderr).toBe(0);
   const events = parseJsonl(r.stdout);
   return (id: string) => {

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/core/events.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 
 type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
@@ -62,7 +63,7 @@ describe('tools that always stop (issue 22, part 3)', () => {
       { text: 'done' },
     ]);
     const t0 = performance.now();
-    const r = await runCli(['--json', '--no-session', '--script', script, 'search'], { cwd: w.cwd, timeoutMs: 30_000 });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'search'], { cwd: w.cwd, timeoutMs: 30_000 });
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(r.code, r.stderr).toBe(0);
     const events = parseJsonl(r.stdout);
@@ -85,7 +86,7 @@ describe('tools that always stop (issue 22, part 3)', () => {
       { text: 'done' },
     ]);
     const t0 = performance.now();
-    const r = await runCli(['--json', '--no-session', '--script', script, 'search'], { cwd: w.cwd, timeoutMs: 30_000 });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'search'], { cwd: w.cwd, timeoutMs: 30_000 });
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(r.code, r.stderr).toBe(0);
     const events = parseJsonl(r.stdout);

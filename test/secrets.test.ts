@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { isSecretValue, maskKey, redactConfigValue, redactSecrets } from '../src/core/redact.js';
 import { ALWAYS_KEPT, scrubEnv } from '../src/tools/env-scrub.js';
 import { describeTransport } from '../src/extensions/mcp-tools.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
 import { servePerTest, sse } from './support/http-server.js';
 
@@ -106,7 +107,7 @@ describe('the bash environment scrub, by pattern', () => {
     const script = writeScript(tempDir(), [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'env' } }] }, { text: 'done' }]);
     const session = join(cwd, 'run.jsonl');
     const env = { ...SCRUBBED, ...KEPT, HOME: home, MINI_AGENT_HOME: home };
-    const r = await runCli(['--script', script, '--yes', '--session', session, 'show the environment'], { cwd, home, env });
+    const r = await cliInProcess(['--script', script, '--yes', '--session', session, 'show the environment'], { cwd, home, env });
     expect(r.code, r.stderr).toBe(0);
     const stored = readFileSync(session, 'utf8');
     const result = stored.split('\n').filter((l) => l.includes('"toolResult"')).join('\n');
@@ -200,7 +201,7 @@ describe('--show-config and mcp list never show a value read from the environmen
   it('--show-config (text and --json)', async () => {
     const { cwd, home, env } = setup();
     for (const json of [false, true]) {
-      const r = await runCli(['--show-config', ...(json ? ['--json'] : [])], { cwd, home, env });
+      const r = await cliInProcess(['--show-config', ...(json ? ['--json'] : [])], { cwd, home, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('${FAKE_GH}');
       expect(r.stdout).toContain('Bearer ${FAKE_SK}');
@@ -211,14 +212,14 @@ describe('--show-config and mcp list never show a value read from the environmen
   it('mcp list (text and --json): the server started with the expanded values, the listing shows the templates', async () => {
     const { cwd, home, env } = setup();
     for (const json of [false, true]) {
-      const r = await runCli(['mcp', 'list', ...(json ? ['--json'] : [])], { cwd, home, env, timeoutMs: 30_000 });
+      const r = await cliInProcess(['mcp', 'list', ...(json ? ['--json'] : [])], { cwd, home, env, timeoutMs: 30_000 });
       expect(r.stdout).toMatch(json ? /"state": "ready"/ : /^fx {2}ready {2}stdio: /m);
       expect(r.stdout).toContain('${FAKE_GH}');
       expect(leaks(r.stdout + r.stderr)).toEqual([]);
     }
     // The expansion itself is unchanged: the server got the real value.
     const script = writeScript(tempDir(), [{ toolCalls: [{ id: 'c1', name: 'fx__env', arguments: {} }] }, { text: 'ok' }]);
-    const run = await runCli(['--script', script, '--json', '--no-session', '--tools', 'fx__env', 'go'], { cwd, home, env, timeoutMs: 30_000 });
+    const run = await cliInProcess(['--script', script, '--json', '--no-session', '--tools', 'fx__env', 'go'], { cwd, home, env, timeoutMs: 30_000 });
     const end = parseJsonl(run.stdout).find((e) => e.type === 'tool_end');
     expect(JSON.stringify(end)).toContain(GH);
   });
@@ -258,14 +259,14 @@ describe.each(cases)('a $dialect provider that echoes the key in its error', ({ 
     const cwd = tempDir();
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ retry: { maxRetries: 0 } }));
-    const text = await runCli([...args(server.url), '--model', 'm', '--no-session', 'hi'], { cwd, env });
+    const text = await cliInProcess([...args(server.url), '--model', 'm', '--no-session', 'hi'], { cwd, env });
     expect(text.code).toBe(1);
     expect(text.stderr).toMatch(/error: .*\[redacted\]/);
     expect(found(text.stderr + text.stdout)).toEqual([]);
 
     const session = join(cwd, 's.jsonl');
     const trace = join(cwd, 't.jsonl');
-    const json = await runCli([...args(server.url), '--model', 'm', '--json', '--session', session, '--trace', trace, 'hi'], { cwd, env });
+    const json = await cliInProcess([...args(server.url), '--model', 'm', '--json', '--session', session, '--trace', trace, 'hi'], { cwd, env });
     expect(json.code).toBe(1);
     const settled = parseJsonl(json.stdout).at(-1) as { type: string; error?: { message: string } };
     expect(settled.type).toBe('run_settled');
@@ -288,7 +289,7 @@ describe('--api-key on the command line', () => {
       expect(lines[0]).toMatch(/^mini-agent: warning: --api-key is visible to other users .* process list \(ps\).*environment.*chmod 600/);
       expect(r.stderr + r.stdout).not.toContain(KEY);
     }
-    const quiet = await runCli(['--show-config', '--provider', 'anthropic'], { cwd, env: { ANTHROPIC_API_KEY: KEY } });
+    const quiet = await cliInProcess(['--show-config', '--provider', 'anthropic'], { cwd, env: { ANTHROPIC_API_KEY: KEY } });
     expect(quiet.stderr).toBe('');
   });
 });

@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../src/model/script.js';
 import type { SessionEntry } from '../src/session/entries.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, type CliResult } from './support/helpers.js';
-import { completeLines, expectValidActivePath, fileLines, jsonRun, pool, prng, userText, withStore } from './support/sessions.js';
+import { completeLines, expectValidActivePath, fileLines, jsonRun, jsonRunInProcess, pool, prng, userText, withStore } from './support/sessions.js';
 import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
 
 // ---------------------------------------------------------------- crash safety
@@ -406,9 +407,9 @@ describe('durability: corrupt and old files through the CLI', () => {
     const cwd = workspace();
     const home = tempDir('mini-agent-home-');
     const file = join(cwd, 's.jsonl');
-    const a = await jsonRun(['--session', file], [{ text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'Read.' }], 'first', { cwd, home });
+    const a = await jsonRunInProcess(['--session', file], [{ text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'Read.' }], 'first', { cwd, home });
     expect(a.code).toBe(0);
-    const b = await jsonRun(['--session', file], one, 'second', { cwd, home });
+    const b = await jsonRunInProcess(['--session', file], one, 'second', { cwd, home });
     expect(b.code).toBe(0);
     return { cwd, home, file };
   }
@@ -420,7 +421,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     lines[3] = lines[3].slice(0, 40) + '#### garbage ####';
     writeFileSync(file, lines.join('\n'));
     const old = readFileSync(file);
-    const r = await jsonRun(['--session', file], one, 'third', { cwd, home });
+    const r = await jsonRunInProcess(['--session', file], one, 'third', { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/line 4 is not valid JSON; skipped/);
     expect(r.events.some((e) => e.type === 'warning' && /line 4 is not valid JSON/.test(e.message))).toBe(true);
@@ -447,7 +448,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     const entriesBefore = withStore(file, (s) => s.entries().map((e) => e.id));
     writeFileSync(file, readFileSync(file, 'utf8') + '{"type":"message","id":"deadbeef","parentId":nu');
     const old = readFileSync(file);
-    const r = await jsonRun(['--session', file], one, 'after the tear', { cwd, home });
+    const r = await jsonRunInProcess(['--session', file], one, 'after the tear', { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(TORN);
     const now = readFileSync(file);
@@ -477,7 +478,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     for (const c of cases) {
       const file = join(cwd, `${c.name}.jsonl`);
       writeFileSync(file, c.text);
-      const r = await jsonRun(['--session', file], one, 'hi', { cwd, home });
+      const r = await jsonRunInProcess(['--session', file], one, 'hi', { cwd, home });
       expect(r.code, c.name).toBe(2);
       expect(r.stderr, c.name).toMatch(c.message);
       expect(r.stderr, c.name).toContain('the file was not modified');
@@ -486,7 +487,7 @@ describe('durability: corrupt and old files through the CLI', () => {
       expect(existsSync(`${file}.lock`), c.name).toBe(false);
       expect(Array.from({ length: CURRENT }, (_, v) => existsSync(`${file}.v${v + 1}.bak`)).some(Boolean), c.name).toBe(false);
       // Readers refuse it the same way.
-      const tree = await runCli(['tree', file], { cwd, home });
+      const tree = await cliInProcess(['tree', file], { cwd, home });
       expect(tree.code, c.name).toBe(2);
       expect(tree.stderr, c.name).toMatch(c.message);
     }
@@ -521,7 +522,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     writeFileSync(file, original);
     const inode = statSync(file).ino;
 
-    const r = await jsonRun(['--session', file], one, 'new question', { cwd, home });
+    const r = await jsonRunInProcess(['--session', file], one, 'new question', { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`migrated .*old\\.jsonl from session format 1 to ${CURRENT}; the original is kept as .*old\\.jsonl\\.v1\\.bak`));
     const backup = `${file}.v1.bak`;
@@ -543,7 +544,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     });
 
     // The next run finds nothing to migrate and keeps the first backup as it is.
-    const r2 = await jsonRun(['--session', file], one, 'again', { cwd, home });
+    const r2 = await jsonRunInProcess(['--session', file], one, 'again', { cwd, home });
     expect(r2.code).toBe(0);
     expect(r2.stderr).not.toMatch(/migrated/);
     expect(readFileSync(backup, 'utf8')).toBe(original);
@@ -562,7 +563,7 @@ describe('durability: corrupt and old files through the CLI', () => {
     writeFileSync(file, original);
     // A second name for the original inode, to prove its bytes are never touched.
     linkSync(file, join(cwd, 'witness'));
-    const r = await jsonRun(['--session', file], one, 'go on', { cwd, home });
+    const r = await jsonRunInProcess(['--session', file], one, 'go on', { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(`${file}.v1.bak`, 'utf8')).toBe(original);
     expect(readFileSync(join(cwd, 'witness'), 'utf8')).toBe(original);

@@ -11,6 +11,7 @@ import type { SessionSummary } from '../src/session/catalog.js';
 import { sessionStats, snapshotOf } from '../src/session/stats.js';
 import { SessionStore } from '../src/session/store.js';
 import { emptyUsage, type AssistantMessage } from '../src/core/types.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir } from './support/helpers.js';
 import { agentLabel, agentName, agentOpen, agentRun, withStore, type AgentRun } from './support/sessions.js';
 
@@ -23,7 +24,7 @@ function ok(r: AgentRun): AgentRun {
 }
 
 async function listJson(cwd: string, home: string, all = false): Promise<SessionSummary[]> {
-  const r = await runCli(['sessions', '--json', ...(all ? ['--all'] : [])], { cwd, home });
+  const r = await cliInProcess(['sessions', '--json', ...(all ? ['--all'] : [])], { cwd, home });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as SessionSummary[];
 }
@@ -107,7 +108,7 @@ describe('listing: sessions', () => {
     expect((await listJson(other, home)).map((r) => r.id)).toEqual([c.id]);
 
     // The table: a header and one row per session, ids shortened, counts and the first message.
-    const table = await runCli(['sessions'], { cwd, home });
+    const table = await cliInProcess(['sessions'], { cwd, home });
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+NAME\s+LAST USED\s+ENTRIES\s+BRANCHES\s+FIRST MESSAGE$/);
@@ -118,7 +119,7 @@ describe('listing: sessions', () => {
     expect(rowA).toMatch(new RegExp(`\\s${moved.entries}\\s+2\\s+"Summarize the notes please"$`));
     expect(lines.some((l) => l.startsWith(b.id.slice(0, 8)) && l.endsWith('"Say hello"'))).toBe(true);
     expect(table.stdout).not.toContain(c.id.slice(0, 8));
-    const allTable = await runCli(['sessions', '--all'], { cwd, home });
+    const allTable = await cliInProcess(['sessions', '--all'], { cwd, home });
     expect(allTable.stdout.split('\n')[0]).toMatch(/BRANCHES\s+WORKSPACE\s+FIRST MESSAGE$/);
     expect(allTable.stdout).toContain(c.id.slice(0, 8));
     expect(allTable.stdout).toContain(other);
@@ -183,7 +184,7 @@ describe('listing: sessions', () => {
     writeFileSync(join(dir, 'notes.txt'), 'not a .jsonl file');
 
     const started = performance.now();
-    const r = await runCli(['sessions', '--json'], { cwd, home, timeoutMs: 30_000 });
+    const r = await cliInProcess(['sessions', '--json'], { cwd, home, timeoutMs: 30_000 });
     const elapsed = performance.now() - started;
     expect(r.code, r.stderr).toBe(0);
     expect(elapsed).toBeLessThan(10_000);
@@ -193,7 +194,7 @@ describe('listing: sessions', () => {
     expect(rows.map((row) => row.id)).toEqual(order);
     for (let k = 1; k < rows.length; k++) expect(rows[k - 1].lastUsed >= rows[k].lastUsed).toBe(true);
     for (const row of rows) expectMatchesStore(row);
-    const table = await runCli(['sessions'], { cwd, home });
+    const table = await cliInProcess(['sessions'], { cwd, home });
     expect(table.code).toBe(0);
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(1001);
   }, 60_000);
@@ -270,7 +271,7 @@ describe('listing: tree', () => {
     store.close();
 
     // The most recent session when SESSION is left out, and a clear error when there is none.
-    const none = await runCli(['tree'], { cwd, home });
+    const none = await cliInProcess(['tree'], { cwd, home });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no session to continue');
   });
@@ -279,7 +280,7 @@ describe('listing: tree', () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
     const { file, ids } = richSession(cwd);
-    const r = await runCli(['tree', file, '--json'], { cwd, home });
+    const r = await cliInProcess(['tree', file, '--json'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const tree = JSON.parse(r.stdout) as {
       session: { id: string; file: string; name: string | null; cwd: string; parentSession: unknown };

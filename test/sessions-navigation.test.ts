@@ -11,6 +11,7 @@ import { createAgent } from '../src/app/agent.js';
 import type { ScriptTurn } from '../src/model/script.js';
 import { newSessionFile, sessionsDir } from '../src/session/paths.js';
 import { SessionStore } from '../src/session/store.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 import { agentLabel, agentName, agentOpen, agentRun, expectValidActivePath, fileLines, jsonRun, treeOf, usageError, userText, withStore, type AgentRun } from './support/sessions.js';
 import { SESSION_FORMAT_VERSION as CURRENT } from '../src/session/entries.js';
@@ -425,20 +426,20 @@ describe('navigation through the CLI: its flags, output lines and exit codes', (
     const label = await runCli(['label', file, a1.entryId, 'checkpoint'], { cwd, home });
     expect(label.code, label.stderr).toBe(0);
     expect(label.stdout).toContain(`labelled ${a1.entryId} "checkpoint"`);
-    const move = await runCli(['--session', file, '--branch', uniquePrefix(a1.entryId, ids)], { cwd, home });
+    const move = await cliInProcess(['--session', file, '--branch', uniquePrefix(a1.entryId, ids)], { cwd, home });
     expect(move.code, move.stderr).toBe(0);
     expect(move.stdout).toContain(`is now ${a1.entryId}`);
-    const clear = await runCli(['label', file, 'checkpoint', '--clear'], { cwd, home });
+    const clear = await cliInProcess(['label', file, 'checkpoint', '--clear'], { cwd, home });
     expect(clear.code, clear.stderr).toBe(0);
     expect(clear.stdout).toContain(`cleared the label of ${a1.entryId}`);
-    const old = await runCli(['--session', file, '--branch', 'checkpoint'], { cwd, home });
+    const old = await cliInProcess(['--session', file, '--branch', 'checkpoint'], { cwd, home });
     expect(old.code).toBe(2);
     expect(old.stderr).toContain('entry "checkpoint" is not in session');
 
     // Bad label commands are usage errors and write nothing; an empty label is the CLI's own check.
     const before = readFileSync(file);
     expect((await runCli(['label', file, a1.entryId, '  '], { cwd, home })).code).toBe(2);
-    expect((await runCli(['label', file, 'ffffffff0', 'x'], { cwd, home })).code).toBe(2);
+    expect((await cliInProcess(['label', file, 'ffffffff0', 'x'], { cwd, home })).code).toBe(2);
     expect(readFileSync(file).equals(before)).toBe(true);
 
     const sessionId = withStore(file, (s) => s.id);
@@ -449,13 +450,13 @@ describe('navigation through the CLI: its flags, output lines and exit codes', (
     expect(forkFile.endsWith(`_${forkId}.jsonl`)).toBe(true);
     expect(fork.stderr).toContain(`forked session ${sessionId} at ${a1.entryId} into ${forkId}`);
 
-    const named = await runCli(['name', sessionId.slice(0, 8), 'Refactor the parser'], { cwd, home });
+    const named = await cliInProcess(['name', sessionId.slice(0, 8), 'Refactor the parser'], { cwd, home });
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toContain(`session ${sessionId} is now named "Refactor the parser"`);
     const byName = await jsonRun(['--resume', 'Refactor the parser'], answer('again'), 'by name', { cwd, home });
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.start!.session!.id).toBe(sessionId);
-    const tree = await runCli(['tree', '--json'], { cwd, home });
+    const tree = await cliInProcess(['tree', '--json'], { cwd, home });
     expect(tree.code, tree.stderr).toBe(0);
     expect((JSON.parse(tree.stdout) as { session: { id: string } }).session.id).toBe(sessionId);
     const unknownId = await runCli(['tree', 'ffffffff-0000'], { cwd, home });
@@ -470,7 +471,7 @@ describe('navigation through the CLI: its flags, output lines and exit codes', (
     expect(none.stderr).toContain('no session to continue in this workspace');
     mkdirSync(join(cwd, 'adir'));
     const s = writeScript(cwd, [{ text: 'x' }]);
-    const r = await runCli(['--session', join(cwd, 'adir'), '--script', s, 'hi'], { cwd, home });
+    const r = await cliInProcess(['--session', join(cwd, 'adir'), '--script', s, 'hi'], { cwd, home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/adir is a directory, not a session file/);
   });

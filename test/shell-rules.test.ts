@@ -14,7 +14,8 @@ import type { AgentEvent } from '../src/core/events.js';
 import { commandMatcher, decide, emptyPolicy, parseRule, type CallFacts, type PermissionPolicy } from '../src/tools/permissions.js';
 import { loadShellParser, MAX_PARSED_LINE, parseShell } from '../src/tools/shell-parse.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
-import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { parseJsonl, tempDir, writeScript } from './support/helpers.js';
 
 const bash = (command: string, over: Partial<CallFacts> = {}): CallFacts => ({ tool: 'bash', risk: 'execute', paths: [], outsideWorkspace: false, command, ...over });
 const policy = (p: Partial<Record<'allow' | 'ask' | 'deny', string[]>>): PermissionPolicy => {
@@ -187,7 +188,7 @@ describe('through the CLI, with the issue user config', () => {
     const lines = [...ATTACKS.slice(0, 5), 'ls; command rm victim', "ls; r''m victim", 'ls\tvictim; rm\tvictim', 'ls -la > important.txt', 'ls -la 2> important.txt', `git status > ${outside}/important.txt`, 'ls -la && ls victim > listing.txt'];
     const scripts = tempDir('mini-agent-scripts-');
     const script = writeScript(scripts, [{ toolCalls: lines.map((command, i) => ({ id: `c${i}`, name: 'bash', arguments: { command } })) }, { text: 'done' }]);
-    const r = await runCli(['--json', '--no-session', '--script', script, 'go'], { cwd, home, timeoutMs: 30_000 });
+    const r = await cliInProcess(['--json', '--no-session', '--script', script, 'go'], { cwd, home, timeoutMs: 30_000 });
     const events = parseJsonl(r.stdout);
     const decision = (id: string) => events.find((e): e is Extract<AgentEvent, { type: 'permission_decision' }> => e.type === 'permission_decision' && e.toolCallId === id);
     for (let i = 0; i < lines.length - 1; i++) expect(decision(`c${i}`), lines[i]).toMatchObject({ decision: 'deny' });

@@ -13,6 +13,7 @@ import type { ModelAdapter, ModelRequest, ModelStreamEvent } from '../src/model/
 import { toAnthropicRequest } from '../src/model/anthropic-convert.js';
 import { toOpenAIRequest } from '../src/model/openai-convert.js';
 import { THINKING_BUDGETS, THINKING_LEVELS, nextThinkingLevel, type ThinkingLevel } from '../src/model/thinking.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 import { RpcClient, type RpcResponse } from './support/rpc-client.js';
@@ -144,7 +145,7 @@ describe('the CLI against local servers: what the request carries', () => {
   it('Anthropic: --thinking high to a budget model, medium to an adaptive one, off to either', async () => {
     const server = await serve([{ body: anthropicAnswer('Hello.') }]);
     const cwd = workspace();
-    const run = (model: string, level: string) => runCli(['--provider', 'anthropic', '--base-url', server.url, '--model', model, '--thinking', level, '--no-session', 'hi'], { cwd, env: KEYS });
+    const run = (model: string, level: string) => cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', model, '--thinking', level, '--no-session', 'hi'], { cwd, env: KEYS });
     for (const [model, level] of [['claude-haiku-4-5', 'high'], ['claude-sonnet-4-6', 'medium'], ['claude-haiku-4-5', 'off'], ['claude-opus-4-7', 'off']]) {
       const r = await run(model, level);
       expect(r.stderr).toBe('');
@@ -165,7 +166,7 @@ describe('the CLI against local servers: what the request carries', () => {
     const cwd = workspace();
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ thinking: 'high' }));
-    const run = (model: string, more: string[], h = home) => runCli(['--provider', 'openai', '--base-url', `${server.url}/v1`, '--model', model, ...more, '--no-session', 'hi'], { cwd, home: h, env: KEYS });
+    const run = (model: string, more: string[], h = home) => cliInProcess(['--provider', 'openai', '--base-url', `${server.url}/v1`, '--model', model, ...more, '--no-session', 'hi'], { cwd, home: h, env: KEYS });
     expect((await run('gpt-5', ['--thinking', 'low'])).code).toBe(0);
     expect((await run('o3', [])).code).toBe(0);
     expect((await run('gpt-5', ['--thinking', 'off'])).code).toBe(0);
@@ -176,7 +177,7 @@ describe('the CLI against local servers: what the request carries', () => {
   it('a model without reasoning control: nothing is sent, and one line on stderr says so; the same for one that always reasons', async () => {
     const server = await serve([{ body: openaiAnswer('Hello.', 'Thinking it over.') }]);
     const cwd = workspace();
-    const run = (model: string, level: string) => runCli(['--provider', 'deepseek', '--base-url', `${server.url}/v1`, '--model', model, '--thinking', level, '--no-session', 'hi'], { cwd, env: KEYS });
+    const run = (model: string, level: string) => cliInProcess(['--provider', 'deepseek', '--base-url', `${server.url}/v1`, '--model', model, '--thinking', level, '--no-session', 'hi'], { cwd, env: KEYS });
     const chat = await run('deepseek-chat', 'high');
     expect(chat.code).toBe(0);
     expect(chat.stdout).toContain('Hello.');
@@ -197,21 +198,21 @@ describe('the CLI against local servers: what the request carries', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--thinking must be one of off, low, medium, high, got "max"');
     const bad = workspace({ thinking: 'lots' });
-    const config = await runCli(['--show-config'], { cwd: bad });
+    const config = await cliInProcess(['--show-config'], { cwd: bad });
     expect(config.code).toBe(2);
     expect(config.stderr).toMatch(/config\.json: "thinking" must be one of "off", "low", "medium", "high"/);
-    const shown = await runCli(['--show-config', '--json', '--thinking', 'medium'], { cwd });
+    const shown = await cliInProcess(['--show-config', '--json', '--thinking', 'medium'], { cwd });
     expect(JSON.parse(shown.stdout).thinking).toEqual({ value: 'medium', source: 'flag --thinking' });
-    const byDefault = await runCli(['--show-config', '--json'], { cwd });
+    const byDefault = await cliInProcess(['--show-config', '--json'], { cwd });
     expect(JSON.parse(byDefault.stdout).thinking).toEqual({ value: 'off', source: 'default' });
   });
 
   it('an untrusted project config may lower the user\'s level (cheaper), not raise it', async () => {
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ thinking: 'medium' }));
-    const lower = await runCli(['--show-config', '--json'], { cwd: workspace({ thinking: 'low' }), home });
+    const lower = await cliInProcess(['--show-config', '--json'], { cwd: workspace({ thinking: 'low' }), home });
     expect(JSON.parse(lower.stdout).thinking.value).toBe('low');
-    const higher = await runCli(['--show-config', '--json'], { cwd: workspace({ thinking: 'high' }), home });
+    const higher = await cliInProcess(['--show-config', '--json'], { cwd: workspace({ thinking: 'high' }), home });
     expect(JSON.parse(higher.stdout).thinking.value).toBe('medium');
   });
 });
@@ -222,22 +223,22 @@ describe('streamed reasoning: stored with its signature, exported, traced', () =
     const cwd = workspace();
     const session = join(cwd, 's.jsonl');
     const trace = join(cwd, 'trace.jsonl');
-    const r = await runCli(['--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-haiku-4-5', '--thinking', 'low', '--session', session, '--trace', trace, 'hi'], { cwd, env: KEYS });
+    const r = await cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-haiku-4-5', '--thinking', 'low', '--session', session, '--trace', trace, 'hi'], { cwd, env: KEYS });
     expect(r.code).toBe(0);
     expect(server.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     const entries = readFileSync(session, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const assistant = entries.find((e) => e.type === 'message' && e.message.role === 'assistant');
     expect(assistant.message.content[0]).toEqual({ type: 'thinking', thinking: REASONING, signature: SIGNATURE });
 
-    const md = await runCli(['export', session, '--format', 'md'], { cwd });
+    const md = await cliInProcess(['export', session, '--format', 'md'], { cwd });
     expect(md.code).toBe(0);
     expect(md.stdout).toContain('<details><summary>Thinking (49 chars)</summary>');
     expect(md.stdout).toContain('I should greet back, briefly.');
-    const html = await runCli(['export', session, '--format', 'html'], { cwd });
+    const html = await cliInProcess(['export', session, '--format', 'html'], { cwd });
     expect(html.code).toBe(0);
     expect(html.stdout).toContain('I should greet back, briefly.');
 
-    const traced = await runCli(['trace', trace], { cwd });
+    const traced = await cliInProcess(['trace', trace], { cwd });
     expect(traced.code).toBe(0);
     expect(traced.stdout).toContain('  thinking (49 chars):\n    The user greets me.\n    I should greet back, briefly.\n');
   });

@@ -11,7 +11,8 @@ import { SessionEntrySchema, SessionHeaderSchema } from '../src/session/entry-sc
 import { SessionStore } from '../src/session/store.js';
 import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../src/session/summary-prompts.js';
 import { servePerTest, sse, type RecordedRequest, type Reply } from './support/http-server.js';
-import { runCli, tempDir } from './support/helpers.js';
+import { cliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 const serve = servePerTest();
 const ENV = { OPENAI_API_KEY: 'sk-test' };
@@ -59,12 +60,12 @@ describe('an 8k server that states its limit in a 400 error', () => {
     const file = join(cwd, 's.jsonl');
     const flags = ['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-8k', '--session', file];
     for (let i = 0; i < 2; i++) {
-      const r = await runCli([...flags, words(`question ${i}`, 8000)], { cwd, home, env: ENV });
+      const r = await cliInProcess([...flags, words(`question ${i}`, 8000)], { cwd, home, env: ENV });
       expect(r.code, r.stderr).toBe(0);
     }
     expect(fake.rejected).toEqual([]);
     // The third prompt takes the request over 8,192 tokens by the server's count; mini-agent assumed 128k.
-    const third = await runCli([...flags, words('question 2', 12000)], { cwd, home, env: ENV });
+    const third = await cliInProcess([...flags, words('question 2', 12000)], { cwd, home, env: ENV });
     expect(third.code, third.stderr).toBe(0);
     expect(third.stdout).toContain('done');
     expect(fake.rejected).toHaveLength(1);
@@ -78,12 +79,12 @@ describe('an 8k server that states its limit in a 400 error', () => {
     const after = server.requests.filter(isChat).slice(-2);
     for (const req of after) expect(tokensOf(req)).toBeLessThanOrEqual(8192);
 
-    const shown = await runCli(['--show-config', '--json', ...flags], { cwd, home, env: ENV });
+    const shown = await cliInProcess(['--show-config', '--json', ...flags], { cwd, home, env: ENV });
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).contextWindow).toEqual({ value: 8192, source: 'learned from an overflow error' });
 
     // A resume uses the learned window from its start: the next prompt compacts before the request, and nothing is rejected again.
-    const fourth = await runCli([...flags, words('question 3', 16000)], { cwd, home, env: ENV });
+    const fourth = await cliInProcess([...flags, words('question 3', 16000)], { cwd, home, env: ENV });
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(fake.rejected).toHaveLength(1);
     const again = SessionStore.open(file);
@@ -105,7 +106,7 @@ describe('a prompt bigger than the 8k window', () => {
     const server = await serve(fake.handler);
     const cwd = tempDir();
     const file = join(cwd, 's.jsonl');
-    const r = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-8k', '--session', file, words('paste', 40_000)], { cwd, env: ENV });
+    const r = await cliInProcess(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-8k', '--session', file, words('paste', 40_000)], { cwd, env: ENV });
     expect(r.code).toBe(1);
     const store = SessionStore.open(file);
     const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user')!;
@@ -152,10 +153,10 @@ describe('asking the server for an unknown model\'s window, once per session, wh
     const file = join(cwd, 's.jsonl');
     const flags = ['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-model'];
     // A small context: nobody is asked yet (an error would state the window anyway).
-    expect((await runCli([...flags, '--session', file, 'hi'], { cwd, home, env: ENV })).code).toBe(0);
+    expect((await cliInProcess([...flags, '--session', file, 'hi'], { cwd, home, env: ENV })).code).toBe(0);
     expect(server.requests.every(isChat)).toBe(true);
     // Once the context passes 8,192 tokens, the server is asked.
-    const r = await runCli([...flags, '--session', file, words('a long question', 36_000)], { cwd, home, env: ENV });
+    const r = await cliInProcess([...flags, '--session', file, words('a long question', 36_000)], { cwd, home, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/warning/);
     const store = SessionStore.open(file);
@@ -165,12 +166,12 @@ describe('asking the server for an unknown model\'s window, once per session, wh
     const asked = probes();
     expect(asked).toBeGreaterThan(0);
     // Once per session: a resume does not ask again.
-    expect((await runCli([...flags, '--session', file, words('again', 4000)], { cwd, home, env: ENV })).code).toBe(0);
+    expect((await cliInProcess([...flags, '--session', file, words('again', 4000)], { cwd, home, env: ENV })).code).toBe(0);
     expect(probes()).toBe(asked);
 
-    const fromSession = await runCli(['--show-config', '--json', ...flags, '--session', file], { cwd, home, env: ENV });
+    const fromSession = await cliInProcess(['--show-config', '--json', ...flags, '--session', file], { cwd, home, env: ENV });
     expect(JSON.parse(fromSession.stdout).contextWindow).toEqual({ value: window, source: `learned from the server (${source})` });
-    const text = await runCli(['--show-config', ...flags], { cwd, home, env: ENV });
+    const text = await cliInProcess(['--show-config', ...flags], { cwd, home, env: ENV });
     expect(text.stdout).toMatch(new RegExp(`^contextWindow +${window} +\\(learned from the server \\(${source.replace(/[/.]/g, '\\$&')}\\)\\)$`, 'm'));
   });
 
@@ -178,16 +179,16 @@ describe('asking the server for an unknown model\'s window, once per session, wh
     const server = await serve(chatOr(() => undefined));
     const cwd = tempDir();
     const flags = ['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-model'];
-    const r = await runCli([...flags, '--no-session', words('a long question', 36_000)], { cwd, env: ENV });
+    const r = await cliInProcess([...flags, '--no-session', words('a long question', 36_000)], { cwd, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(server.requests.filter((q) => !isChat(q)).map((q) => `${q.method} ${q.url}`).sort()).toEqual(['GET /props', 'GET /v1/models', 'POST /api/show']);
-    const shown = JSON.parse((await runCli(['--show-config', '--json', ...flags], { cwd, env: ENV })).stdout).contextWindow;
+    const shown = JSON.parse((await cliInProcess(['--show-config', '--json', ...flags], { cwd, env: ENV })).stdout).contextWindow;
     expect(shown.value).toBe(128000);
     expect(shown.source).toBe('default (unknown model); the server did not say (vLLM /v1/models: HTTP 404; llama.cpp /props: HTTP 404; Ollama /api/show: HTTP 404)');
     // A known model or a configured window: nobody is asked.
     const before = server.requests.length;
-    expect((await runCli([...flags, '--context-window', '65536', '--no-session', words('a long question', 36_000)], { cwd, env: ENV })).code).toBe(0);
+    expect((await cliInProcess([...flags, '--context-window', '65536', '--no-session', words('a long question', 36_000)], { cwd, env: ENV })).code).toBe(0);
     expect(server.requests.slice(before).every(isChat)).toBe(true);
   });
 });
@@ -213,7 +214,7 @@ describe('a vLLM server whose 8k window cannot hold the default output cap', () 
     const server = await serve(handler);
     const cwd = tempDir();
     const file = join(cwd, 's.jsonl');
-    const r = await runCli(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-vllm', '--session', file, 'hello'], { cwd, env: ENV });
+    const r = await cliInProcess(['--provider', 'openai-compatible', '--base-url', `${server.url}/v1`, '--model', 'local-vllm', '--session', file, 'hello'], { cwd, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('done');
     expect(requests).toHaveLength(2);

@@ -2,7 +2,7 @@
 // the user names: atomically (temp file + rename), with the user's umask, never half a file.
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { redactSecrets } from '../core/redact.js';
 import { UsageError } from '../core/types.js';
 import { exportJsonl, exportMarkdown } from '../session/export-text.js';
@@ -22,11 +22,12 @@ export async function exportText(store: SessionStore, format: ExportFormat): Pro
 }
 
 /** Temp file + rename: an error leaves no partial file behind. Throws UsageError naming the problem. */
-export function writeExport(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+export function writeExport(file: string, text: string, cwd?: string): void {
+  const path = cwd === undefined ? file : resolve(cwd, file); // messages name `file` as given
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(tmp, text, { flag: 'wx' });
-    renameSync(tmp, file);
+    renameSync(tmp, path);
   } catch (err) {
     try {
       unlinkSync(tmp);

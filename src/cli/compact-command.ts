@@ -7,18 +7,19 @@ import { uncompact } from '../session/compaction-plan.js';
 import { agentHome, sessionPlace } from '../session/paths.js';
 import { continueSession, resolveSession } from '../session/resolve.js';
 import { EXIT } from '../app/exit-codes.js';
+import type { CliIo } from './io.js';
 
-export async function compactCommand(args: { session?: string; focus?: string; agent: AgentFlags }): Promise<number> {
+export async function compactCommand(args: { session?: string; focus?: string; agent: AgentFlags }, io: CliIo): Promise<number> {
   const session = args.session !== undefined ? { resume: args.session } : args.agent.session === 'new' ? 'continue' : args.agent.session;
-  const agent = await createAgent({ cwd: process.cwd(), env: process.env, ...args.agent, session });
+  const agent = await createAgent({ cwd: io.cwd, env: io.env, ...args.agent, session });
   try {
-    for (const w of agent.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
+    for (const w of agent.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
     const r = await agent.compact({ focus: args.focus });
     if (!r.ok) {
-      process.stderr.write(`mini-agent: compaction failed: ${r.error}; nothing was summarized (the attempt is recorded in the session)\n`);
+      io.stderr.write(`mini-agent: compaction failed: ${r.error}; nothing was summarized (the attempt is recorded in the session)\n`);
       return EXIT.error;
     }
-    process.stdout.write(
+    io.stdout.write(
       `compacted session ${agent.session.id}: ${r.summarizedEntries} entries summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens (entry ${r.entryId}); undo with: mini-agent uncompact ${agent.session.id.slice(0, 8)}\n`,
     );
     return EXIT.completed;
@@ -27,18 +28,18 @@ export async function compactCommand(args: { session?: string; focus?: string; a
   }
 }
 
-export function uncompactCommand(args: { session?: string }): number {
-  const place = sessionPlace(agentHome(), process.cwd());
+export function uncompactCommand(args: { session?: string }, io: CliIo): number {
+  const place = sessionPlace(agentHome(io.env), io.cwd);
   const { cwd } = place;
   const file = args.session !== undefined ? resolveSession(args.session, place) : continueSession(place);
   const { store, lock } = openForWrite(file, cwd);
   try {
     const undone = uncompact(store);
     if (!undone) {
-      process.stderr.write(`mini-agent: session ${store.id} has no compaction on its active path\n`);
+      io.stderr.write(`mini-agent: session ${store.id} has no compaction on its active path\n`);
       return EXIT.usage;
     }
-    process.stdout.write(`active leaf of session ${store.id} is now ${undone.leafId ?? '(before the first entry)'}, before compaction ${undone.compactionId}; nothing was deleted\n`);
+    io.stdout.write(`active leaf of session ${store.id} is now ${undone.leafId ?? '(before the first entry)'}, before compaction ${undone.compactionId}; nothing was deleted\n`);
     return EXIT.completed;
   } finally {
     store.close();

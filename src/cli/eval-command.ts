@@ -6,11 +6,12 @@ import type { AgentFlags } from '../app/flags.js';
 import { prepareMemoryEval } from '../app/memory-eval.js';
 import { PLANTED_FACTS, type FactId, type MemoryReport, type RoundReport } from '../app/memory-probe.js';
 import { EXIT } from '../app/exit-codes.js';
+import type { CliIo } from './io.js';
 
-export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean }): Promise<number> {
-  const out = (line: string) => process.stdout.write(line + '\n');
-  const probe = await prepareMemoryEval({ cwd: process.cwd(), env: process.env, flags: args.agent });
-  for (const w of probe.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
+export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean }, io: CliIo): Promise<number> {
+  const out = (line: string) => io.stdout.write(line + '\n');
+  const probe = await prepareMemoryEval({ cwd: io.cwd, env: io.env, flags: args.agent });
+  for (const w of probe.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
   const { contextWindow, keepRecentTokens } = probe.settings;
   if (!args.json) {
     out(`memory eval: ${PLANTED_FACTS.length} facts planted, ${args.rounds} round${args.rounds === 1 ? '' : 's'} of compaction; summarizer ${probe.model}, window ${contextWindow} tokens, keeping ${keepRecentTokens}`);
@@ -19,7 +20,7 @@ export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; ro
   if (args.json) out(JSON.stringify({ eval: 'memory', model: probe.model, contextWindow, keepRecentTokens, ...report }));
   else out(scoreLines(report, args.rounds).join('\n'));
   if (report.error) {
-    process.stderr.write(`mini-agent: the memory eval stopped in round ${report.error.round}: the compaction failed: ${report.error.message}\n`);
+    io.stderr.write(`mini-agent: the memory eval stopped in round ${report.error.round}: the compaction failed: ${report.error.message}\n`);
     return EXIT.error;
   }
   return EXIT.completed;

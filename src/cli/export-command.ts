@@ -5,16 +5,17 @@ import { agentHome, sessionPlace } from '../session/paths.js';
 import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
+import type { CliIo } from './io.js';
 
-export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }): Promise<number> {
-  const store = SessionStore.open(resolveSession(args.session, sessionPlace(agentHome(), process.cwd())));
-  for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
+export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }, io: CliIo): Promise<number> {
+  const store = SessionStore.open(resolveSession(args.session, sessionPlace(agentHome(io.env), io.cwd)));
+  for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
   const text = await exportText(store, args.format);
   if (!args.output) {
-    process.stdout.write(text);
+    io.stdout.write(text);
     return EXIT.completed;
   }
-  writeExport(args.output, text);
-  process.stderr.write(`wrote ${args.output}\n`);
+  writeExport(args.output, text, io.cwd);
+  io.stderr.write(`wrote ${args.output}\n`);
   return EXIT.completed;
 }

@@ -3,12 +3,13 @@
 // is printed as one line, `mini-agent: <what is wrong>`, and becomes its kind's exit code (a
 // user's mistake: 2); nothing else happens.
 import { reportFailure, type ExitCode } from '../app/exit-codes.js';
+import { stderrLine, type CliIo } from './io.js';
 
-/** Runs `body`; an error with a kind is reported on stderr and becomes its exit code. */
-export async function guarded<T>(body: () => T | Promise<T>, opts: { hint?: string } = {}): Promise<T | ExitCode> {
+/** Runs `body`; an error with a kind is reported on io's stderr and becomes its exit code. */
+export async function guarded<T>(io: Pick<CliIo, 'stderr'>, body: () => T | Promise<T>, opts: { hint?: string } = {}): Promise<T | ExitCode> {
   try {
     return await body();
   } catch (err) {
-    return reportFailure(err, undefined, opts.hint);
+    return reportFailure(err, stderrLine(io), opts.hint);
   }
 }

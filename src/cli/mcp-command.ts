@@ -8,43 +8,45 @@ import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
 import { EXIT } from '../app/exit-codes.js';
 import { preview } from '../core/types.js';
+import type { CliIo } from './io.js';
 
-export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
-  const ctx = agentContext({}); // this process's workspace and environment, read once
+export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }, io: CliIo): Promise<number> {
+  const ctx = agentContext({ cwd: io.cwd, env: io.env }); // the workspace and environment, read once
   const a = args.agent;
   // The same flags → configuration mapping as an agent's (every shared flag counts).
   const resolved = resolveFor(a, ctx);
   const trusted = resolved.trust?.trusted === true;
-  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
+  for (const w of resolved.warnings ?? []) io.stderr.write(`mini-agent: warning: ${w}\n`);
   const extensions = await AgentExtensions.load({ cwd: ctx.place.cwd, home: ctx.place.home, env: ctx.env, config: resolved.config, trusted });
-  const stop = () => void extensions.close().finally(() => process.exit(130));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The first SIGINT or SIGTERM closes the servers and exits 130; a later one finds no listener.
+  const stopListening = io.onSignal(() => {
+    stopListening();
+    void extensions.close().finally(() => io.exitNow(130));
+  });
   try {
     const problems = await extensions.startAllServers();
     const servers = extensions.mcpStatus();
     if (args.json) {
-      process.stdout.write(JSON.stringify({ servers, problems }, null, 2) + '\n');
+      io.stdout.write(JSON.stringify({ servers, problems }, null, 2) + '\n');
     } else if (servers.length === 0) {
-      process.stdout.write('no MCP servers configured (add "mcpServers" to .mini-agent/config.json or $MINI_AGENT_HOME/config.json, or pass --mcp-config FILE)\n');
+      io.stdout.write('no MCP servers configured (add "mcpServers" to .mini-agent/config.json or $MINI_AGENT_HOME/config.json, or pass --mcp-config FILE)\n');
     } else {
       for (const s of servers) {
-        process.stdout.write(`${s.name}  ${s.state}  ${s.transport}  (${s.source})\n`);
-        if (s.error) process.stdout.write(`  ${s.error}\n`);
+        io.stdout.write(`${s.name}  ${s.state}  ${s.transport}  (${s.source})\n`);
+        if (s.error) io.stdout.write(`  ${s.error}\n`);
         if (s.tools.length > 0) {
-          process.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
+          io.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
           const w = Math.max(...s.tools.map((t) => t.name.length));
           // The risk, with "*" when it is only the server's default (a "read*" tool does not run under --read-only).
-          for (const t of s.tools) process.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${preview(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
-          if (s.tools.some((t) => t.riskBasis === 'server-default')) process.stdout.write(`  * the server's default risk (the tool has no annotations); set one per tool with "tools": {"NAME": {"risk": …}}\n`);
+          for (const t of s.tools) io.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${preview(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
+          if (s.tools.some((t) => t.riskBasis === 'server-default')) io.stdout.write(`  * the server's default risk (the tool has no annotations); set one per tool with "tools": {"NAME": {"risk": …}}\n`);
         }
       }
-      for (const p of problems) process.stderr.write(`mini-agent: ${p}\n`);
+      for (const p of problems) io.stderr.write(`mini-agent: ${p}\n`);
     }
     return servers.some((s) => s.state === 'failed' || s.state === 'exited' || s.state === 'starting') ? EXIT.error : EXIT.completed;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stopListening();
     await extensions.close();
   }
 }

@@ -2,6 +2,7 @@
 // an agent (createAgent), renders its events, and on a signal aborts; it never decides when the
 // loop stops, and it builds no model, tool or session itself.
 import { closeSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createAgent } from '../app/agent.js';
 import { loadConfig, type EffectiveConfig } from '../app/config.js';
 import { showConfig } from '../app/config-show.js';
@@ -19,63 +20,63 @@ import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
 import { terminalAsker } from './ask-permission.js';
 import { EXIT } from '../app/exit-codes.js';
+import type { CliIo, CliOutput, CliSignal } from './io.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
-export async function runCommand(args: RunArgs): Promise<number> {
+export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   mark('modules');
-  const cwd = process.cwd();
+  const cwd = io.cwd;
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
-  if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, cwd);
+  if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, io);
   // With --skill the prompt may be empty (the skill says what to do).
-  const prompt = args.prompt ?? (args.summarizeLeft ? undefined : args.skills.length > 0 && process.stdin.isTTY ? '' : await readPromptFromStdin(args.skills.length > 0));
+  const prompt = args.prompt ?? (args.summarizeLeft ? undefined : args.skills.length > 0 && io.stdin.isTTY ? '' : await readPromptFromStdin(io, args.skills.length > 0));
   // --summarize-left: the branch is taken after the agent is up (the summary needs the model).
   // On a terminal, a call that needs approval is asked about; without one it is refused (the gate says how to allow it).
-  const onPermissionRequest = process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr) : undefined;
-  const agent = await createAgent({ cwd, env: process.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft ? { branch: undefined } : {}) });
+  const onPermissionRequest = io.stdin.isTTY && io.stderr.isTTY ? terminalAsker(io.stdin, io.stderr) : undefined;
+  const agent = await createAgent({ cwd, env: io.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft ? { branch: undefined } : {}) });
   mark('agent');
   if (args.summarizeLeft) {
     const left = await agent.session.branchWithSummary(args.agent.branch!);
     if (!left.ok) {
-      process.stderr.write(`mini-agent: the summary of the branch being left failed: ${left.error}; the leaf did not move\n`);
+      io.stderr.write(`mini-agent: the summary of the branch being left failed: ${left.error}; the leaf did not move\n`);
       await agent.close();
       return EXIT.error;
     }
-    process.stderr.write(`mini-agent: left the branch with a summary of ${left.summarizedEntries} entries (entry ${left.entryId})\n`);
+    io.stderr.write(`mini-agent: left the branch with a summary of ${left.summarizedEntries} entries (entry ${left.entryId})\n`);
     if (prompt === undefined) {
-      process.stdout.write(`active leaf of session ${agent.session.id} is now ${left.entryId}\n`);
+      io.stdout.write(`active leaf of session ${agent.session.id} is now ${left.entryId}\n`);
       await agent.close();
       return EXIT.completed;
     }
   }
-  for (const w of agent.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
-  for (const note of agent.notes) process.stderr.write(`mini-agent: ${note}\n`);
+  for (const w of agent.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
+  for (const note of agent.notes) io.stderr.write(`mini-agent: ${note}\n`);
   let trace: ReturnType<typeof openTrace> | undefined;
   try {
-    trace = args.trace ? openTrace(args.trace) : undefined;
+    trace = args.trace ? openTrace(args.trace, cwd) : undefined;
   } catch (err) {
     await agent.close();
     throw err;
   }
 
-  const out = guardedOutput(process.stdout);
-  const err = guardedOutput(process.stderr);
-  agent.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose, live: process.stdout.isTTY === true }));
+  const out = guardedOutput(io.stdout);
+  const err = guardedOutput(io.stderr);
+  agent.subscribe(args.json ? jsonlRenderer(out) : textRenderer({ stdout: out, stderr: err, verbose: args.verbose, live: io.stdout.isTTY === true }));
   if (args.json) for (const w of agent.session.warnings) err.write(`warning: ${w}\n`);
   if (trace) agent.subscribe(trace.listener);
 
   // SIGINT/SIGTERM abort the run cleanly; a second signal exits at once (every
   // appended line is already whole, so the session file stays consistent).
-  let signalled: NodeJS.Signals | undefined;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (signalled) process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+  let signalled: CliSignal | undefined;
+  const onSignal = (sig: CliSignal) => {
+    if (signalled) return io.exitNow(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
     signalled = sig;
     if (!args.json) err.write(`\nmini-agent: ${sig} received, stopping (again to force)\n`);
     agent.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopListening = io.onSignal(onSignal);
   try {
     // `/name args` naming a prompt template runs the template's text, arguments filled in;
     // `--skill NAME` puts the skill's instructions before it.
@@ -103,8 +104,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     }
     return EXIT.error;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     trace?.close();
     await agent.close();
   }
@@ -115,7 +115,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
  * EPIPE stops the output instead of crashing the process, so the run still finishes and the
  * session is left consistent.
  */
-function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void } {
+function guardedOutput(stream: CliOutput): { write(text: string): void } {
   let closed = false;
   // EPIPE (the reader went away) or any other write error: stop writing, keep running.
   stream.on('error', () => {
@@ -129,11 +129,11 @@ function guardedOutput(stream: NodeJS.WriteStream): { write(text: string): void 
 }
 
 /** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
-function moveOnly(flags: AgentFlags, cwd: string): number {
-  const opened = openSession({ place: sessionPlace(agentHome(), cwd), session: flags.session, branch: flags.branch, fork: flags.fork });
+function moveOnly(flags: AgentFlags, io: CliIo): number {
+  const opened = openSession({ place: sessionPlace(agentHome(io.env), io.cwd), session: flags.session, branch: flags.branch, fork: flags.fork });
   const { store, moved } = opened;
-  for (const note of opened.notes) process.stderr.write(`mini-agent: ${note}\n`);
-  process.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
+  for (const note of opened.notes) io.stderr.write(`mini-agent: ${note}\n`);
+  io.stdout.write(moved?.kind === 'fork' ? `${store.id} ${store.file}\n` : `active leaf of session ${store.id} is now ${moved?.entryId}\n`);
   opened.lock?.release();
   store.close();
   return EXIT.completed;
@@ -160,10 +160,10 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 }
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
-export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }): Promise<number> {
+export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }, io: CliIo): Promise<number> {
   const a = args.agent;
-  const place = sessionPlace(agentHome(), process.cwd()); // the environment is read here, once
-  const resolved = loadConfig(place.cwd, process.env, {
+  const place = sessionPlace(agentHome(io.env), io.cwd); // the environment is read here, once
+  const resolved = loadConfig(place.cwd, io.env, {
     provider: a.provider,
     model: a.model,
     baseUrl: a.baseUrl,
@@ -182,36 +182,36 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
     trustWorkspace: a.trustWorkspace,
     maxCost: a.maxCost,
   }, place.home);
-  for (const w of resolved.warnings ?? []) process.stderr.write(`mini-agent: warning: ${w}\n`);
+  for (const w of resolved.warnings ?? []) io.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
-  const extensions = await AgentExtensions.load({ cwd: place.cwd, home: place.home, env: process.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
-  for (const w of extensions.warnings) process.stderr.write(`mini-agent: warning: ${w}\n`);
+  const extensions = await AgentExtensions.load({ cwd: place.cwd, home: place.home, env: io.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
+  for (const w of extensions.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place))), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place)), io.env), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
   if (args.json) {
-    process.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
+    io.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {
     const width = Math.max(...rows.map((r) => r.key.length));
     const vwidth = Math.max(...rows.map((r) => String(r.value).length));
-    for (const r of rows) process.stdout.write(`${r.key.padEnd(width)}  ${String(r.value).padEnd(vwidth)}  (${r.source})\n`);
+    for (const r of rows) io.stdout.write(`${r.key.padEnd(width)}  ${String(r.value).padEnd(vwidth)}  (${r.source})\n`);
   }
   return EXIT.completed;
 }
 
-async function readPromptFromStdin(emptyIsFine = false): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('no prompt: pass it as an argument, e.g. mini-agent "fix the failing test"');
+async function readPromptFromStdin(io: CliIo, emptyIsFine = false): Promise<string> {
+  if (io.stdin.isTTY) throw new UsageError('no prompt: pass it as an argument, e.g. mini-agent "fix the failing test"');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io.stdin) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '' && !emptyIsFine) throw new UsageError('no prompt: pass it as an argument or on stdin');
   return text;
 }
 
 /** --trace FILE: every event, one JSON line each, written as it happens. */
-function openTrace(file: string): { listener: EventListener; close(): void } {
+function openTrace(file: string, cwd: string): { listener: EventListener; close(): void } {
   let fd: number;
   try {
-    fd = openPrivateFile(file, 'w'); // a new trace file is 0600: it holds the whole conversation
+    fd = openPrivateFile(resolve(cwd, file), 'w'); // a new trace file is 0600: it holds the whole conversation
   } catch (err) {
     throw new UsageError(`cannot write trace file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

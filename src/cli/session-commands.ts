@@ -13,23 +13,22 @@ import { continueSession, resolveEntry, resolveSession } from '../session/resolv
 import { openForWrite } from '../app/session-open.js';
 import { formatStats, formatTree } from '../session/tree-text.js';
 import { treeJson } from '../session/tree-json.js';
+import type { CliIo } from './io.js';
 
-type Out = (s: string) => void;
-const out: Out = (s) => void process.stdout.write(s);
-
-export function sessionsCommand(args: { all: boolean; json: boolean }): number {
-  const { cwd, home, sessions } = here();
+export function sessionsCommand(args: { all: boolean; json: boolean }, io: CliIo): number {
+  const out = stdoutOf(io);
+  const { cwd, home, sessions } = here(io);
   const files = args.all ? listAllSessionFiles(allSessionsDir(home)) : listSessionFiles(sessions);
   const folders = [home, allSessionsDir(home), ...new Set(args.all ? files.map((f) => dirname(f)) : [sessions])];
   const exposed = exposureWarning(home, findExposed(folders), findExposed(files));
-  if (exposed) process.stderr.write(`warning: ${exposed}\n`);
+  if (exposed) io.stderr.write(`warning: ${exposed}\n`);
   const rows = summarizeAll(files);
   if (args.json) {
     out(JSON.stringify(rows, null, 2) + '\n');
     return EXIT.completed;
   }
   if (rows.length === 0) {
-    process.stderr.write(args.all ? 'no sessions yet\n' : `no sessions in this workspace (${cwd}); try --all\n`);
+    io.stderr.write(args.all ? 'no sessions yet\n' : `no sessions in this workspace (${cwd}); try --all\n`);
     return EXIT.completed;
   }
   out(formatSessionTable(rows, args.all));
@@ -69,34 +68,39 @@ export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boo
   return line(head) + table.map(line).join('');
 }
 
-/** This process's workspace and its sessions folders: the environment is read here, at the edge. */
-function here() {
-  return sessionPlace(agentHome(), process.cwd());
+/** The workspace and its sessions folders: the environment is read here, at the edge. */
+function here(io: CliIo) {
+  return sessionPlace(agentHome(io.env), io.cwd);
 }
 
-function openForReading(spec: string | undefined): SessionStore {
-  const file = spec === undefined ? continueSession(here()) : resolveSession(spec, here());
+function stdoutOf(io: CliIo): (s: string) => void {
+  return (s) => void io.stdout.write(s);
+}
+
+function openForReading(spec: string | undefined, io: CliIo): SessionStore {
+  const file = spec === undefined ? continueSession(here(io)) : resolveSession(spec, here(io));
   return SessionStore.open(file);
 }
 
-export function treeCommand(args: { session?: string; json: boolean }): number {
-  const store = openForReading(args.session);
-  for (const w of store.warnings) process.stderr.write(`warning: ${w}\n`);
+export function treeCommand(args: { session?: string; json: boolean }, io: CliIo): number {
+  const out = stdoutOf(io);
+  const store = openForReading(args.session, io);
+  for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
   const stats = sessionStats(store);
   if (args.json) out(JSON.stringify(treeJson(store, stats), null, 2) + '\n');
   else out(formatStats(store, stats) + formatTree(store));
   return EXIT.completed;
 }
 
-export function labelCommand(args: { session: string; entry: string; label: string | null }): number {
-  const file = resolveSession(args.session, here());
-  const { store, lock } = openForWrite(file, process.cwd());
+export function labelCommand(args: { session: string; entry: string; label: string | null }, io: CliIo): number {
+  const file = resolveSession(args.session, here(io));
+  const { store, lock } = openForWrite(file, io.cwd);
   try {
     const entryId = resolveEntry(store, args.entry);
     if (args.label !== null && args.label.trim() === '') throw new UsageError('a label must not be empty; use --clear to remove one');
     store.append({ type: 'label', targetId: entryId, label: args.label });
     store.sync();
-    out(args.label === null ? `cleared the label of ${entryId}\n` : `labelled ${entryId} "${args.label}"\n`);
+    io.stdout.write(args.label === null ? `cleared the label of ${entryId}\n` : `labelled ${entryId} "${args.label}"\n`);
     return EXIT.completed;
   } finally {
     store.close();
@@ -104,14 +108,14 @@ export function labelCommand(args: { session: string; entry: string; label: stri
   }
 }
 
-export function nameCommand(args: { session: string; name: string }): number {
-  const file = resolveSession(args.session, here());
-  const { store, lock } = openForWrite(file, process.cwd());
+export function nameCommand(args: { session: string; name: string }, io: CliIo): number {
+  const file = resolveSession(args.session, here(io));
+  const { store, lock } = openForWrite(file, io.cwd);
   try {
     const name = args.name.trim();
     store.append({ type: 'session_info', name: name === '' ? null : name });
     store.sync();
-    out(name === '' ? `cleared the name of session ${store.id}\n` : `session ${store.id} is now named "${name}"\n`);
+    io.stdout.write(name === '' ? `cleared the name of session ${store.id}\n` : `session ${store.id} is now named "${name}"\n`);
     return EXIT.completed;
   } finally {
     store.close();

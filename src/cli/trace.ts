@@ -3,21 +3,23 @@
 import { readFileSync } from 'node:fs';
 import { formatTrace, parseTrace } from '../app/trace-text.js';
 import { EXIT } from '../app/exit-codes.js';
+import { resolve } from 'node:path';
+import type { CliIo } from './io.js';
 
-export function traceCommand(args: { file: string; verbose: boolean }): number {
+export function traceCommand(args: { file: string; verbose: boolean }, io: CliIo): number {
   let text: string;
   try {
-    text = readFileSync(args.file, 'utf8');
+    text = readFileSync(resolve(io.cwd, args.file), 'utf8');
   } catch (err) {
-    process.stderr.write(`mini-agent: cannot read trace ${args.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    io.stderr.write(`mini-agent: cannot read trace ${args.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return EXIT.usage;
   }
   const { events, problems } = parseTrace(text, args.file);
-  for (const p of problems) process.stderr.write(`warning: ${p}\n`);
+  for (const p of problems) io.stderr.write(`warning: ${p}\n`);
   if (events.length === 0) {
-    process.stderr.write(`mini-agent: ${args.file} holds no events\n`);
+    io.stderr.write(`mini-agent: ${args.file} holds no events\n`);
     return EXIT.usage;
   }
-  process.stdout.write(formatTrace(events, { width: args.verbose ? 2000 : 160 }));
+  io.stdout.write(formatTrace(events, { width: args.verbose ? 2000 : 160 }));
   return EXIT.completed;
 }

@@ -6,23 +6,24 @@ import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, unt
 import { readConfigFile } from '../app/config.js';
 import { ruleFor } from '../app/project-config.js';
 import { EXIT } from '../app/exit-codes.js';
+import type { CliIo } from './io.js';
 
-export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }): number {
-  if (args.list) return listTrusted(args.json === true);
-  const { path, change } = trustWorkspace(args.dir ?? process.cwd(), agentHome());
+export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }, io: CliIo): number {
+  if (args.list) return listTrusted(args.json === true, io);
+  const { path, change } = trustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
   const widening = wideningKeys(path);
   const what = widening.length > 0 ? `its .mini-agent/config.json may now widen what you allowed (${widening.join(', ')})` : 'its .mini-agent/config.json widens nothing now';
   const line =
     change === 'unchanged'
       ? `${path} was already trusted for its current config`
       : `${change === 'renewed' ? 'trusted again' : 'trusted'} ${path}: ${what}; the hooks and MCP servers it lists will run. If the config changes, its widening keys are ignored until you trust it again`;
-  process.stdout.write(line + '\n');
+  io.stdout.write(line + '\n');
   return EXIT.completed;
 }
 
-export function untrustCommand(args: { dir?: string }): number {
-  const { path, removed } = untrustWorkspace(args.dir ?? process.cwd(), agentHome());
-  process.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
+export function untrustCommand(args: { dir?: string }, io: CliIo): number {
+  const { path, removed } = untrustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
+  io.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
   return EXIT.completed;
 }
 
@@ -49,15 +50,15 @@ function wideningKeys(dir: string): string[] {
   return keys;
 }
 
-function listTrusted(json: boolean): number {
-  const rows = trustRecords(agentHome()).map((r) => {
+function listTrusted(json: boolean, io: CliIo): number {
+  const rows = trustRecords(agentHome(io.env)).map((r) => {
     let state: string;
     if (r.configHash === null) state = 'trusted before config versions were recorded: trust it again';
     else state = projectConfigHash(r.path) === r.configHash ? 'config unchanged' : 'config changed since: trust it again';
     return { path: r.path, trustedAt: r.trustedAt, configHash: r.configHash, state };
   });
-  if (json) process.stdout.write(JSON.stringify({ workspaces: rows }, null, 2) + '\n');
-  else if (rows.length === 0) process.stdout.write('no trusted workspaces (mini-agent trust [DIR] adds one)\n');
-  else for (const r of rows) process.stdout.write(`${r.path}  ${r.trustedAt ?? '(date not recorded)'}  ${r.state}\n`);
+  if (json) io.stdout.write(JSON.stringify({ workspaces: rows }, null, 2) + '\n');
+  else if (rows.length === 0) io.stdout.write('no trusted workspaces (mini-agent trust [DIR] adds one)\n');
+  else for (const r of rows) io.stdout.write(`${r.path}  ${r.trustedAt ?? '(date not recorded)'}  ${r.state}\n`);
   return EXIT.completed;
 }

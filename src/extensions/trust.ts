@@ -46,9 +46,10 @@ export function projectConfigFile(dir: string): string {
   return join(dir, '.mini-agent', 'config.json');
 }
 
-function realDir(dir: string, verb: string): string {
+/** `dir` as given (relative to `cwd`), in messages as given. */
+function realDir(dir: string, cwd: string, verb: string): string {
   try {
-    return realpathSync(resolve(dir));
+    return realpathSync(resolve(cwd, dir));
   } catch (err) {
     throw new UsageError(`cannot ${verb} ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`);
   }
@@ -137,8 +138,8 @@ export function trustState(dir: string, home: string, flag = false): TrustState 
  * Trusts a folder for its current project config (written atomically, 0600); returns its real
  * path, the hash and whether it was new or renewed ('added', 'renewed', 'unchanged').
  */
-export function trustWorkspace(dir: string, home: string, now: () => Date = () => new Date()): { path: string; configHash: string; change: 'added' | 'renewed' | 'unchanged' } {
-  const real = realDir(dir, 'trust');
+export function trustWorkspace(dir: string, cwd: string, home: string, now: () => Date = () => new Date()): { path: string; configHash: string; change: 'added' | 'renewed' | 'unchanged' } {
+  const real = realDir(dir, cwd, 'trust');
   const configHash = projectConfigHash(real);
   const list = trustRecords(home);
   const old = list.find((r) => r.path === real);
@@ -149,12 +150,12 @@ export function trustWorkspace(dir: string, home: string, now: () => Date = () =
 }
 
 /** Takes a folder off the list (a folder that no longer exists is matched by its path as given). */
-export function untrustWorkspace(dir: string, home: string): { path: string; removed: boolean } {
+export function untrustWorkspace(dir: string, cwd: string, home: string): { path: string; removed: boolean } {
   let real: string;
   try {
-    real = realpathSync(resolve(dir));
+    real = realpathSync(resolve(cwd, dir));
   } catch {
-    real = resolve(dir);
+    real = resolve(cwd, dir);
   }
   const list = trustRecords(home);
   if (!list.some((r) => r.path === real)) return { path: real, removed: false };

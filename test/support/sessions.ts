@@ -14,6 +14,7 @@ import { SessionFileError } from '../../src/session/session-file.js';
 import { sessionStats } from '../../src/session/stats.js';
 import { SessionStore } from '../../src/session/store.js';
 import { treeJson } from '../../src/session/tree-json.js';
+import { cliInProcess, type InProcessOptions } from './cli-in-process.js';
 import { parseJsonl, runCli, writeScript, type CliOptions, type CliResult } from './helpers.js';
 
 export type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -26,10 +27,19 @@ export interface JsonRun extends CliResult {
 
 let scriptCounter = 0;
 
-/** `mini-agent --json [args] --script <turns> PROMPT` in `cwd`; events parsed from stdout. */
-export async function jsonRun(args: string[], turns: ScriptTurn[], prompt: string | undefined, opts: CliOptions): Promise<JsonRun> {
+/** `mini-agent --json [args] --script <turns> PROMPT` in `cwd`, as a process; events parsed from stdout. */
+export function jsonRun(args: string[], turns: ScriptTurn[], prompt: string | undefined, opts: CliOptions): Promise<JsonRun> {
+  return jsonRunWith(runCli, args, turns, prompt, opts);
+}
+
+/** The same run through the CLI in process (test/support/cli-in-process.ts). */
+export function jsonRunInProcess(args: string[], turns: ScriptTurn[], prompt: string | undefined, opts: InProcessOptions): Promise<JsonRun> {
+  return jsonRunWith(cliInProcess, args, turns, prompt, opts);
+}
+
+async function jsonRunWith<O extends InProcessOptions>(run: (args: string[], opts: O) => Promise<CliResult>, args: string[], turns: ScriptTurn[], prompt: string | undefined, opts: O): Promise<JsonRun> {
   const script = writeScript(opts.cwd, turns, `script-${process.pid}-${++scriptCounter}.json`);
-  const r = await runCli(['--json', ...args, '--script', script, ...(prompt === undefined ? [] : [prompt])], opts);
+  const r = await run(['--json', ...args, '--script', script, ...(prompt === undefined ? [] : [prompt])], opts);
   const events = completeLines(r.stdout);
   return {
     ...r,
