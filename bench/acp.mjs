@@ -45,7 +45,8 @@ function startToAnswer(args, opts) {
   });
 }
 
-const ECHO = "let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:m.id===3?{stopReason:'end_turn'}:{}})+'\\n')}})";
+const ECHO =
+  "let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:m.id===3?{stopReason:'end_turn'}:{}})+'\\n')}})";
 
 export async function acpBenchmarks({ root, work, report }) {
   // ---- 1. start → initialize → session/new → one scripted prompt ----

@@ -106,7 +106,7 @@ async function allocated(fn) {
  * Each measurement runs in a fresh child process (`node bench/adapters.mjs NAME`), so the
  * heap left by one benchmark does not tax the next.
  */
-export async function adapterBenchmarks(lib, report, fmtBytes) {
+export async function adapterBenchmarks(_lib, report, fmtBytes) {
   const { spawnSync } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const child = (name) => {

@@ -45,7 +45,13 @@ export async function appBenchmarks({ root, work, lib, report }) {
     const env = { ...process.env, MINI_AGENT_HOME: join(work, 'rpc-home') };
     const rpc = lineProcess([join(root, 'bin', 'mini-agent'), '--rpc', '--no-session', '--script', script], { cwd: work, env });
     // Floor: the same pipes and JSON framing, to a child that only echoes each line back.
-    const echo = lineProcess(['-e', "let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);const m=JSON.parse(l);process.stdout.write(JSON.stringify({type:'response',id:m.id,ok:true,result:{}})+'\\n')}})"], { cwd: work });
+    const echo = lineProcess(
+      [
+        '-e',
+        "let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);const m=JSON.parse(l);process.stdout.write(JSON.stringify({type:'response',id:m.id,ok:true,result:{}})+'\\n')}})",
+      ],
+      { cwd: work },
+    );
     await roundTrips(rpc, 50, (i) => ({ type: 'get_state', id: `w${i}` }));
     await roundTrips(echo, 50, (i) => ({ type: 'get_state', id: `w${i}` }));
     const floor = median(await roundTrips(echo, 400, (i) => ({ type: 'get_state', id: `e${i}` })));

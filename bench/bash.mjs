@@ -20,11 +20,7 @@ function bundleTool(root, work) {
     root,
     work,
     name: 'bash-api',
-    contents: [
-      "export { createBashTool } from './src/tools/bash.ts';",
-      "export { ToolRegistry } from './src/tools/registry.ts';",
-      "export { findShell } from './src/tools/process-group.ts';",
-    ],
+    contents: ["export { createBashTool } from './src/tools/bash.ts';", "export { ToolRegistry } from './src/tools/registry.ts';", "export { findShell } from './src/tools/process-group.ts';"],
   });
 }
 

@@ -44,7 +44,13 @@ function anthropicReply(billing) {
   return (_body, index, bodies) => {
     const billed = billing.anthropicBilling(bodies.map(billing.anthropicBlocks)).at(-1);
     const s = step(index);
-    const usage = { input_tokens: billed.input, cache_read_input_tokens: billed.cacheRead, cache_creation_input_tokens: billed.cacheWrite, cache_creation: { ephemeral_5m_input_tokens: billed.cacheWrite, ephemeral_1h_input_tokens: 0 }, output_tokens: 1 };
+    const usage = {
+      input_tokens: billed.input,
+      cache_read_input_tokens: billed.cacheRead,
+      cache_creation_input_tokens: billed.cacheWrite,
+      cache_creation: { ephemeral_5m_input_tokens: billed.cacheWrite, ephemeral_1h_input_tokens: 0 },
+      output_tokens: 1,
+    };
     const events = [{ type: 'message_start', message: { id: `msg_${index}`, type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage } }];
     if (s.call) {
       events.push(
@@ -78,7 +84,14 @@ function openaiReply(billing) {
       ? [chunk({ role: 'assistant', tool_calls: [{ index: 0, id: s.call.id, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: s.call.path }) } }] }), chunk({}, 'tool_calls')]
       : [chunk({ role: 'assistant', content: s.text }), chunk({}, 'stop')];
     const prompt = billed.input + billed.cacheRead;
-    chunks.push({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20, prompt_tokens_details: { cached_tokens: billed.cacheRead } } });
+    chunks.push({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20, prompt_tokens_details: { cached_tokens: billed.cacheRead } },
+    });
     return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
   };
 }
@@ -128,7 +141,9 @@ export async function cachingBenchmarks({ root, work, lib, report }) {
   const aWithout = billing.uncachedCost(aBilled, aPricing);
   const goal = aShare >= 0.85;
   lines.push(`caching, anthropic claude-sonnet-4-6 (5m): ${aBilled.length} requests, the last ${lastTokens} prompt tokens; turns 2+: ${pct(aShare)} of prompt tokens at the cache-read rate   goal ≥ 85%  ${goal ? 'ok' : 'MISSED'}`);
-  lines.push(`  billed prompt cost: ${usd(aWith)} with caching, ${usd(aWithout)} without (${(aWithout / aWith).toFixed(1)}× less); the agent's own count: ${anthropicOwn.usage.cacheRead} cache read, ${anthropicOwn.usage.cacheWrite} written, ${anthropicOwn.usage.input} input, ${usd(anthropicOwn.usage.cost)} with output`);
+  lines.push(
+    `  billed prompt cost: ${usd(aWith)} with caching, ${usd(aWithout)} without (${(aWithout / aWith).toFixed(1)}× less); the agent's own count: ${anthropicOwn.usage.cacheRead} cache read, ${anthropicOwn.usage.cacheWrite} written, ${anthropicOwn.usage.input} input, ${usd(anthropicOwn.usage.cost)} with output`,
+  );
   record('caching: anthropic cache-read share from turn 2 ≥ 85%', goal);
 
   // ---- OpenAI (and DeepSeek, same requests): automatic prefix caching ----

@@ -31,7 +31,10 @@ async function compactionApi(root, work, lib) {
   return { api, prompts: bundled, source: fromLib ? 'dist/index.mjs' : 'src bundled', bundle: outfile };
 }
 
-const WORDS = 'the of and to in is that for it with as was on be by this are from or have session compaction summary request response token window configuration implementation repository dependency performance error message directory file update test property value number string because however agent model provider user tool result branch entry path estimate tokenizer'.split(' ');
+const WORDS =
+  'the of and to in is that for it with as was on be by this are from or have session compaction summary request response token window configuration implementation repository dependency performance error message directory file update test property value number string because however agent model provider user tool result branch entry path estimate tokenizer'.split(
+    ' ',
+  );
 const CJK = ['请帮我检查这个函数为什么会返回空值。', '会话压缩之后，模型只能看到摘要和最近的消息。', 'このファイルを読み込んで、内容を要約してください。', '설정 파일을 수정했으니 테스트를 다시 실행해 보겠습니다.'];
 const sentence = (r) => Array.from({ length: r.int(4, 16) }, () => r.pick(WORDS)).join(' ') + '. ';
 const codeLine = (r) =>
@@ -81,7 +84,12 @@ function sessionPath(count, resultLines, r) {
   while (path.length < count) {
     push({ role: 'user', content: [{ type: 'text', text: Array.from({ length: r.int(1, 4) }, () => sentence(r)).join('') }] });
     for (let step = r.int(1, 6); step > 0 && path.length < count; step--) {
-      const toolCalls = Array.from({ length: r.int(1, 2) }, () => ({ type: 'toolCall', id: `call_${calls++}`, name: r.pick(['read_file', 'read_file', 'list_files', 'write_note']), arguments: { path: `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts` } }));
+      const toolCalls = Array.from({ length: r.int(1, 2) }, () => ({
+        type: 'toolCall',
+        id: `call_${calls++}`,
+        name: r.pick(['read_file', 'read_file', 'list_files', 'write_note']),
+        arguments: { path: `src/${r.pick(WORDS)}/${r.pick(WORDS)}.ts` },
+      }));
       push({ role: 'assistant', content: [{ type: 'text', text: sentence(r) + sentence(r) }, ...toolCalls], stopReason: 'toolUse', usage });
       for (const call of toolCalls) {
         const lines = r.pick(resultLines);

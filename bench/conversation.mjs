@@ -11,11 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 async function conversationApi(root, work) {
-  const contents = [
-    "export { createAgent } from './src/app/agent.ts';",
-    "export { Conversation } from './src/interactive/conversation.ts';",
-    "export { Screen } from './src/interactive/screen.ts';",
-  ];
+  const contents = ["export { createAgent } from './src/app/agent.ts';", "export { Conversation } from './src/interactive/conversation.ts';", "export { Screen } from './src/interactive/screen.ts';"];
   return import(pathToFileURL(await bundleFromSrc({ root, work, name: 'conversation-api', contents })).href);
 }
 

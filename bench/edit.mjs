@@ -63,8 +63,7 @@ export async function editBenchmarks({ root, work, report }) {
   const expected = Buffer.concat([Buffer.from(before), Buffer.from(newText), Buffer.from(after)]);
   const registry = new ToolRegistry([createEditFileTool()]);
   let id = 0;
-  const run = (args) =>
-    registry.execute({ type: 'toolCall', id: `b${++id}`, name: 'edit_file', arguments: { path: 'big.ts', ...args } }, { cwd: ws, signal: new AbortController().signal });
+  const run = (args) => registry.execute({ type: 'toolCall', id: `b${++id}`, name: 'edit_file', arguments: { path: 'big.ts', ...args } }, { cwd: ws, signal: new AbortController().signal });
 
   /** Median time of `fn` after restoring the original file before each run (untimed); `check` runs after each. */
   const timed = async (fn, check, n = runs, warm = 2) => {
@@ -88,7 +87,10 @@ export async function editBenchmarks({ root, work, report }) {
       if (!readFileSync(file).equals(expected)) identical = false;
     },
   );
-  const floor = await timed(() => readAndWriteBack(file), () => {});
+  const floor = await timed(
+    () => readAndWriteBack(file),
+    () => {},
+  );
   const mb = (original.length / 2 ** 20).toFixed(1);
   report(`edit_file: one edit in a ${mb} MB file (median)`, value, 'read+write+fsync', floor, '< 200 ms', value < 200);
   const name = `edit_file ${mb} MB: every byte outside the edit kept`;

@@ -11,20 +11,12 @@ import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 /** The editor (not exported from src/index.ts), string-width and the seeded random source, bundled from src with esbuild. */
 async function editorApi(root, work) {
-  const contents = [
-    "export { LineEditor } from './src/interactive/editor.ts';",
-    "export { default as stringWidth } from 'string-width';",
-    "export { seededRandom } from './test/support/seeded-random.ts';",
-  ];
+  const contents = ["export { LineEditor } from './src/interactive/editor.ts';", "export { default as stringWidth } from 'string-width';", "export { seededRandom } from './test/support/seeded-random.ts';"];
   return import(pathToFileURL(await bundleFromSrc({ root, work, name: 'editor-api', contents })).href);
 }
 
 const WORDS = 'the session file loop model tool result branch entry path render cursor width history paste draft please fix check why does this test fail on node twenty'.split(' ');
-const LINES = [
-  () => `  const ${WORDS[0]}Count = items.filter((x) => x.ok).length; // keep`,
-  () => '请帮我检查这个函数为什么会返回空值，然后修复它。',
-  () => 'Ship it 🚀 once the tests pass ✅ and the 👨‍👩‍👧 review is done',
-];
+const LINES = [() => `  const ${WORDS[0]}Count = items.filter((x) => x.ok).length; // keep`, () => '请帮我检查这个函数为什么会返回空值，然后修复它。', () => 'Ship it 🚀 once the tests pass ✅ and the 👨‍👩‍👧 review is done'];
 
 /** `n` lines of a realistic draft: mostly prose of 40 to 120 characters, some code, CJK and emoji. */
 function draftLines(n, r) {
@@ -33,7 +25,7 @@ function draftLines(n, r) {
 
 /** Median time (ms) of `step` over `runs` runs, each followed by the untimed `undo` (so the draft keeps its size). */
 function medianOf(step, undo, runs, warm = 50) {
-  for (let i = 0; i < warm; i++) (step(), undo());
+  for (let i = 0; i < warm; i++) step(), undo();
   const times = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();

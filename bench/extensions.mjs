@@ -86,7 +86,7 @@ export async function extensionBenchmarks({ root, work, report }) {
       t = performance.now();
       await client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
       const b = performance.now() - t;
-      if (i >= 30) (ours.push(a), sdk.push(b));
+      if (i >= 30) ours.push(a), sdk.push(b);
     }
     await client.close();
     await manager.close();
@@ -112,7 +112,10 @@ export async function extensionBenchmarks({ root, work, report }) {
     const env = { ...process.env, MINI_AGENT_HOME: home };
     const config = mod.loadConfig(cwd, env, {}).config;
     const files = [];
-    for (const [base, sub] of [[cwd, ['.mini-agent', 'skills']], [home, ['skills']]]) {
+    for (const [base, sub] of [
+      [cwd, ['.mini-agent', 'skills']],
+      [home, ['skills']],
+    ]) {
       for (const d of readdirSync(join(base, ...sub))) files.push(join(base, ...sub, d, 'SKILL.md'));
     }
     files.push(join(cwd, 'AGENTS.md'), join(home, 'AGENTS.md'));

@@ -268,7 +268,7 @@ export function phaseTable(columns, node0) {
     lines.push(line);
   }
   if (node0 !== undefined) lines.push(`${'node -e 0 (wall)'.padEnd(30)}${num(node0, 12)}`);
-  lines.push('Δ: since the column\'s previous row; gap: mini-agent − that agent at the same point.');
+  lines.push("Δ: since the column's previous row; gap: mini-agent − that agent at the same point.");
   return lines.join('\n');
 }
 
@@ -310,7 +310,7 @@ export async function firstTurnBenchmarks({ root, work, report }) {
       const runs = [await ours('read a.txt'), await fetchAgent('read a.txt'), await httpAgent('read a.txt')];
       requests(runs, 2);
       const nodeRun = await bare();
-      if (i >= warm) (a.push(runs[0]), b.push(runs[1]), h.push(runs[2]), c.push(nodeRun));
+      if (i >= warm) a.push(runs[0]), b.push(runs[1]), h.push(runs[2]), c.push(nodeRun);
     }
     const wall = (runs) => median(runs.map((r) => r.wall));
     const firstByte = (runs) => median(runs.map((r) => r.arrivals[0]));
@@ -322,7 +322,18 @@ export async function firstTurnBenchmarks({ root, work, report }) {
     // Against a real provider each connection is a TCP and TLS handshake: one per run is the aim.
     const conns = (runs) => median(runs.map((r) => r.connections));
     console.log(`  connections per run (median): mini-agent ${conns(a)}, fetch agent ${conns(b)}, http agent ${conns(h)}`);
-    console.log('\n' + phaseTable([['mini-agent', phaseMedians(a)], ['fetch agent', phaseMedians(b)], ['http agent', phaseMedians(h)]], node0) + '\n');
+    console.log(
+      '\n' +
+        phaseTable(
+          [
+            ['mini-agent', phaseMedians(a)],
+            ['fetch agent', phaseMedians(b)],
+            ['http agent', phaseMedians(h)],
+          ],
+          node0,
+        ) +
+        '\n',
+    );
 
     // ---- 20 tool turns + the answer ----
     server.toolTurns = 20;
@@ -330,7 +341,7 @@ export async function firstTurnBenchmarks({ root, work, report }) {
     for (let i = 0; i < warm + n; i++) {
       const runs = [await ours('read the files'), await fetchAgent('read the files'), await httpAgent('read the files')];
       requests(runs, 21);
-      if (i >= warm) (a21.push(runs[0]), b21.push(runs[1]), h21.push(runs[2]));
+      if (i >= warm) a21.push(runs[0]), b21.push(runs[1]), h21.push(runs[2]);
     }
     report('21 turns (20 tool turns + answer, wall)', wall(a21), 'fetch agent', wall(b21), '≤ 1.25×', wall(a21) / wall(b21) <= 1.25);
     // Once started: request N byte → request N+1 byte over turns 2..20 (the first includes start-up).
@@ -341,8 +352,16 @@ export async function firstTurnBenchmarks({ root, work, report }) {
     console.log(`  request 1 → request 21: mini-agent ${span(a21).toFixed(1)} ms, fetch agent ${span(b21).toFixed(1)} ms, http agent ${span(h21).toFixed(1)} ms; wall: http agent ${wall(h21).toFixed(1)} ms`);
     const steps = ['send→byte', '→resp. done', '→tool done', '→fsynced', '→next req.'];
     console.log(`  per tool turn, by step (turns 2–20, median ms)\n    ${''.padEnd(14)}${steps.map((h) => h.padStart(13)).join('')}`);
-    for (const [name, runs] of [['mini-agent', a21], ['fetch agent', b21], ['http agent', h21]]) {
-      console.log(`    ${name.padEnd(14)}${turnSteps(runs).map((v) => v.toFixed(2).padStart(13)).join('')}`);
+    for (const [name, runs] of [
+      ['mini-agent', a21],
+      ['fetch agent', b21],
+      ['http agent', h21],
+    ]) {
+      console.log(
+        `    ${name.padEnd(14)}${turnSteps(runs)
+          .map((v) => v.toFixed(2).padStart(13))
+          .join('')}`,
+      );
     }
   } finally {
     await server.close();

@@ -9,10 +9,14 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { bundleFromSrc, isMain, median, runAlone, timed } from './lib.mjs';
 
-const WORDS = 'the of and to in is that for it with as was on be by this are from or have session stream render terminal width block paragraph token width lexer delta commit scrollback highlight language table column quote list item heading model answer agent tool result file update test value'.split(' ');
+const WORDS =
+  'the of and to in is that for it with as was on be by this are from or have session stream render terminal width block paragraph token width lexer delta commit scrollback highlight language table column quote list item heading model answer agent tool result file update test value'.split(
+    ' ',
+  );
 const CJK = ['会话压缩之后，模型只能看到摘要。', 'このファイルを読み込んでください。', '설정 파일을 수정했습니다.'];
 const CODE = {
-  ts: (r) => `export function ${r.pick(WORDS)}Of(items: string[], limit = ${r.int(1, 64)}): number {\n  const seen = new Set<string>();\n  for (const item of items) if (item.length > ${r.int(0, 9)}) seen.add(item); // keep the long ones\n  return Math.min(seen.size, limit);\n}\n`,
+  ts: (r) =>
+    `export function ${r.pick(WORDS)}Of(items: string[], limit = ${r.int(1, 64)}): number {\n  const seen = new Set<string>();\n  for (const item of items) if (item.length > ${r.int(0, 9)}) seen.add(item); // keep the long ones\n  return Math.min(seen.size, limit);\n}\n`,
   python: (r) => `def ${r.pick(WORDS)}_count(rows, limit=${r.int(1, 64)}):\n    """Count the rows that match."""\n    total = sum(1 for row in rows if row.get("${r.pick(WORDS)}"))\n    return min(total, limit)\n`,
   bash: (r) => `for f in src/*.ts; do\n  grep -n "${r.pick(WORDS)}" "$f" | head -${r.int(1, 9)}\ndone\nnpm test -- --run ${r.pick(WORDS)}\n`,
   json: (r) => `${JSON.stringify({ id: r.int(0, 1e6), name: r.pick(WORDS), tags: [r.pick(WORDS), r.pick(WORDS)], ok: r.chance(0.5) }, null, 2)}\n`,
@@ -117,11 +121,7 @@ export async function markdownBenchmarks({ root, work, report }) {
     root,
     work,
     name: 'markdown-api',
-    contents: [
-      "export { MarkdownStream, renderMarkdown } from './src/interactive/markdown.ts';",
-      "export { lexMarkdown } from './src/session/markdown-html.ts';",
-      "export { seededRandom } from './test/support/seeded-random.ts';",
-    ],
+    contents: ["export { MarkdownStream, renderMarkdown } from './src/interactive/markdown.ts';", "export { lexMarkdown } from './src/session/markdown-html.ts';", "export { seededRandom } from './test/support/seeded-random.ts';"],
   });
   const api = await import(pathToFileURL(bundle).href);
   const runs = Number(process.env.BENCH_MARKDOWN_RUNS ?? 4);
@@ -167,7 +167,9 @@ export async function markdownBenchmarks({ root, work, report }) {
   report('markdown stream 1 MB, 10k deltas: CPU', one.cpuMs, 'marked.lexer 1 MB', floorMs, '< 1 s', one.cpuMs < 1000);
   report('markdown stream 4 MB, 40k deltas: CPU', fourMs, 'its 4 quarters', partsMs, '< 4.5 × 1 MB', 4 * linearity < 4.5);
   const rate = oneMb.length / (one.cpuMs / 1000);
-  console.log(`${''.padEnd(44)} ${(rate / 1e6).toFixed(2)} M chars/s (1 MB: ${one.lines.toLocaleString('en')} lines committed, wall ${one.wallMs.toFixed(0)} ms; 4 MB: ${(4 * linearity).toFixed(2)}× the CPU of 1 MB of it, ${(fourMs / median(ones.map((r) => r.cpuMs))).toFixed(2)}× the 1 MB text's; medians of ${runs} rounds)`);
+  console.log(
+    `${''.padEnd(44)} ${(rate / 1e6).toFixed(2)} M chars/s (1 MB: ${one.lines.toLocaleString('en')} lines committed, wall ${one.wallMs.toFixed(0)} ms; 4 MB: ${(4 * linearity).toFixed(2)}× the CPU of 1 MB of it, ${(fourMs / median(ones.map((r) => r.cpuMs))).toFixed(2)}× the 1 MB text's; medians of ${runs} rounds)`,
+  );
   report('markdown delta → screen string: median', latency.median, 'marked.lexer 1 delta', deltaLexMs, '< 16 ms', latency.median < 16);
   report('  … p99', latency.p99, 'marked.lexer 1 delta', deltaLexMs, '—', true);
   report.record?.('markdown stream: committed lines + end() = renderMarkdown(whole), with and without live()', same);

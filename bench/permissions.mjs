@@ -29,7 +29,10 @@ export async function permissionBenchmarks({ root, report }) {
   const lib = await import(dist);
   const wasm = createRequire(join(root, 'package.json')).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
   const runs = Number(process.env.BENCH_PARSER_RUNS ?? 9);
-  const load = childMs(`const m = await import(${JSON.stringify(dist)}); const t = performance.now(); await m.loadShellParser(); m.decide({ allow: [m.parseRule('bash(ls *)', 'b')], ask: [], deny: [] }, { tool: 'bash', risk: 'execute', paths: [], outsideWorkspace: false, command: 'ls -la' }); console.log(performance.now() - t);`, runs);
+  const load = childMs(
+    `const m = await import(${JSON.stringify(dist)}); const t = performance.now(); await m.loadShellParser(); m.decide({ allow: [m.parseRule('bash(ls *)', 'b')], ask: [], deny: [] }, { tool: 'bash', risk: 'execute', paths: [], outsideWorkspace: false, command: 'ls -la' }); console.log(performance.now() - t);`,
+    runs,
+  );
   const compile = childMs(`import { readFileSync } from 'node:fs'; const t = performance.now(); await WebAssembly.compile(readFileSync(${JSON.stringify(wasm)})); console.log(performance.now() - t);`, runs);
   report('bash rules: load parser + first decision', load, 'compile grammar .wasm', compile, '≤ 8×', load / compile <= 8);
 

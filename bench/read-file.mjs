@@ -26,7 +26,7 @@ function logLine(i) {
   const level = ['INFO ', 'INFO ', 'INFO ', 'DEBUG', 'WARN ', 'ERROR'][i % 6];
   const path = ['/api/items', '/api/users', '/health', '/api/orders/search', '/static/app.js'][i % 5];
   const t = `2026-11-29T${String((i >> 12) % 24).padStart(2, '0')}:${String((i >> 6) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}Z`;
-  return `${t} ${level} [worker-${i % 8}] ${i % 7 ? 'GET' : 'POST'} ${path}/${(i * 7919) % 100000} ${i % 13 ? 200 : 404} ${(i * 31) % 977}ms req=${(i * 2654435761 >>> 0).toString(16)}\n`;
+  return `${t} ${level} [worker-${i % 8}] ${i % 7 ? 'GET' : 'POST'} ${path}/${(i * 7919) % 100000} ${i % 13 ? 200 : 404} ${(i * 31) % 977}ms req=${((i * 2654435761) >>> 0).toString(16)}\n`;
 }
 
 /**

@@ -27,6 +27,7 @@ async function startLatencyProxy(port, rttMs) {
   /** Writes `data` to `to` at `at` (performance.now() time), after everything queued before it. */
   const delayed = (to) => {
     const queue = [];
+    // biome-ignore lint/correctness/noUnusedVariables: read by `timer ??=` below
     let timer;
     const flush = () => {
       timer = undefined;
@@ -45,7 +46,7 @@ async function startLatencyProxy(port, rttMs) {
   const server = createServer((client) => {
     const opened = performance.now();
     const upstream = connect(port, '127.0.0.1');
-    for (const s of [client, upstream]) (s.setNoDelay(true), sockets.add(s), s.on('close', () => sockets.delete(s)));
+    for (const s of [client, upstream]) s.setNoDelay(true), sockets.add(s), s.on('close', () => sockets.delete(s));
     const toUpstream = delayed(upstream);
     const toClient = delayed(client);
     client.on('data', (d) => toUpstream(d, Math.max(performance.now(), opened + rttMs) + half));
@@ -79,8 +80,7 @@ export async function remoteTurnBenchmarks({ root, work, report }) {
   const server = await startFakeOpenAI({ tls: true });
   const proxy = await startLatencyProxy(server.port, rtt);
   const url = `https://127.0.0.1:${proxy.port}/v1`;
-  const ours = (extra) => () =>
-    runOnce(server, [bin, '--provider', 'openai-compatible', '--base-url', url, '--api-key', 'x', '--model', 'm', 'read a.txt'], { cwd, env: { ...env, ...extra }, timings, expect: ANSWER });
+  const ours = (extra) => () => runOnce(server, [bin, '--provider', 'openai-compatible', '--base-url', url, '--api-key', 'x', '--model', 'm', 'read a.txt'], { cwd, env: { ...env, ...extra }, timings, expect: ANSWER });
   const floor = () => runOnce(server, [agentFile, url, join(work, 'rt-sessions'), 'fetch', 'read a.txt'], { cwd, env, timings, expect: ANSWER });
   const agents = [
     ['mini-agent', ours({})],
@@ -105,7 +105,14 @@ export async function remoteTurnBenchmarks({ root, work, report }) {
     const conns = (rs) => median(rs.map((r) => r.connections));
     console.log(`  mini-agent on Node's fetch (connects at its first request): ${wall(f).toFixed(1)} ms (mini-agent ${(wall(a) / wall(f)).toFixed(2)}× that)`);
     console.log(`  connections per run (median): mini-agent ${conns(a)}, on Node's fetch ${conns(f)}, fetch agent ${conns(b)}`);
-    console.log('\n' + phaseTable(agents.map(([name], k) => [name, phaseMedians(runs[k])]), undefined) + '\n');
+    console.log(
+      '\n' +
+        phaseTable(
+          agents.map(([name], k) => [name, phaseMedians(runs[k])]),
+          undefined,
+        ) +
+        '\n',
+    );
   } finally {
     await proxy.close();
     await server.close();

@@ -24,11 +24,7 @@ export async function sandboxBenchmarks({ root, work, report }) {
     root,
     work: dir,
     name: 'sandbox-api',
-    contents: [
-      "export { createBashTool } from './src/tools/bash.ts';",
-      "export { ToolRegistry } from './src/tools/registry.ts';",
-      "export { sandboxStatus, sandboxBinds, bwrapArgs } from './src/tools/sandbox.ts';",
-    ],
+    contents: ["export { createBashTool } from './src/tools/bash.ts';", "export { ToolRegistry } from './src/tools/registry.ts';", "export { sandboxStatus, sandboxBinds, bwrapArgs } from './src/tools/sandbox.ts';"],
   });
   const { createBashTool, ToolRegistry, sandboxStatus, sandboxBinds, bwrapArgs } = await import(pathToFileURL(bundle).href);
   const status = sandboxStatus(process.env);

@@ -110,9 +110,7 @@ export async function searchBenchmarks({ root, work, report }) {
   const dir = join(work, 'search-tree');
   const t0 = performance.now();
   const { bytes, folders } = generateTree(dir, api.seededRandom(10));
-  console.log(
-    `${''.padEnd(44)} search tree: ${FILES.toLocaleString('en')} files in ${folders.toLocaleString('en')} folders, ${(bytes / 2 ** 20).toFixed(1)} MB (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-  );
+  console.log(`${''.padEnd(44)} search tree: ${FILES.toLocaleString('en')} files in ${folders.toLocaleString('en')} folders, ${(bytes / 2 ** 20).toFixed(1)} MB (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   // No output cap here (neither the tool's nor the registry's): every match is shown, so the
   // whole set can be compared, and the figure includes formatting all of it.
   const huge = { maxLines: 1e9, maxBytes: 1e12 };
@@ -122,9 +120,25 @@ export async function searchBenchmarks({ root, work, report }) {
   {
     const floor = timeSpawn('grep', ['-rn', '--', LITERAL, dir], runs);
     const tool = await timeCall(registry, dir, 'grep', { pattern: LITERAL, literal: true, limit: 1000 }, runs);
-    const theirs = new Set(floor.stdout.split('\n').filter(Boolean).map((l) => l.slice(dir.length + 1).split(':').slice(0, 2).join(':')));
+    const theirs = new Set(
+      floor.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) =>
+          l
+            .slice(dir.length + 1)
+            .split(':')
+            .slice(0, 2)
+            .join(':'),
+        ),
+    );
     const text = tool.res.content[0].text;
-    const ours = new Set(text.split('\n').filter((l) => l.includes(LITERAL)).map((l) => l.split(':').slice(0, 2).join(':')));
+    const ours = new Set(
+      text
+        .split('\n')
+        .filter((l) => l.includes(LITERAL))
+        .map((l) => l.split(':').slice(0, 2).join(':')),
+    );
     const same = theirs.size === ours.size && [...theirs].every((k) => ours.has(k)) && tool.res.details.matches === theirs.size;
     const ratio = tool.ms / floor.ms;
     report(`grep literal: ${FILES.toLocaleString('en')} files, ${(bytes / 2 ** 20).toFixed(0)} MB`, tool.ms, 'grep -rn', floor.ms, '≤ 2×', ratio <= 2 && same);

@@ -33,20 +33,31 @@ function sessionLines(count, { id = 'bench', withRun = true, pad = 380, version 
   for (let i = 0; i < count; i++) {
     const eid = (i + 1).toString(16).padStart(8, '0');
     const message =
-      i % 2 === 0
-        ? { role: 'user', content: [{ type: 'text', text: filler }] }
-        : { role: 'assistant', content: [{ type: 'text', text: filler }], stopReason: 'stop', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0 } };
+      i % 2 === 0 ? { role: 'user', content: [{ type: 'text', text: filler }] } : { role: 'assistant', content: [{ type: 'text', text: filler }], stopReason: 'stop', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0 } };
     lines.push(JSON.stringify({ type: 'message', id: eid, parentId: parent, timestamp: '2026-11-29T00:00:00.000Z', message }));
     parent = eid;
   }
   if (withRun) {
     const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0 };
     const stats = { usage, turns: 1, toolCalls: 0, toolErrors: 0, compactions: 0, wallTimeMs: 10 };
-    lines.push(JSON.stringify({
-      type: 'run', id: 'ffffffff', parentId: null, timestamp: '2026-11-29T00:00:00.000Z', runId: 'r', startedAt: '2026-11-29T00:00:00.000Z',
-      durationMs: 10, stopReason: 'completed', turns: 1, toolCalls: 0, toolErrors: 0, usage, leafId: parent,
-      snapshot: { entries: count, branches: 1, name: null, firstUserMessage: filler.slice(0, 200), stats: { session: stats, activePath: stats } },
-    }));
+    lines.push(
+      JSON.stringify({
+        type: 'run',
+        id: 'ffffffff',
+        parentId: null,
+        timestamp: '2026-11-29T00:00:00.000Z',
+        runId: 'r',
+        startedAt: '2026-11-29T00:00:00.000Z',
+        durationMs: 10,
+        stopReason: 'completed',
+        turns: 1,
+        toolCalls: 0,
+        toolErrors: 0,
+        usage,
+        leafId: parent,
+        snapshot: { entries: count, branches: 1, name: null, firstUserMessage: filler.slice(0, 200), stats: { session: stats, activePath: stats } },
+      }),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -79,7 +90,9 @@ export async function sessionBenchmarks({ root, work, report }) {
     report('resume 100,000 entries + 1 turn: time', t, 'JSON.parse lines', f, '≤ 2×', t / f <= 2);
     const rss = median(cli.map((r) => r.rss));
     const frss = median(floor.map((r) => r.rss));
-    console.log(`${'resume 100,000 entries + 1 turn: peak RSS'.padEnd(44)} ${(rss / 1024).toFixed(0).padStart(7)} MB   floor JSON.parse lines ${(frss / 1024).toFixed(0).padStart(4)} MB   ratio ${(rss / frss).toFixed(2)}×   target ≤ 2×  ${rss / frss <= 2 ? 'ok' : 'MISSED'}`);
+    console.log(
+      `${'resume 100,000 entries + 1 turn: peak RSS'.padEnd(44)} ${(rss / 1024).toFixed(0).padStart(7)} MB   floor JSON.parse lines ${(frss / 1024).toFixed(0).padStart(4)} MB   ratio ${(rss / frss).toFixed(2)}×   target ≤ 2×  ${rss / frss <= 2 ? 'ok' : 'MISSED'}`,
+    );
     report.record('resume 100,000 entries: peak RSS', rss / frss <= 2);
     // The same resume of a file one format older: the one-time migration (a new file, the
     // original kept as a backup) comes first. Shown, not targeted: it happens once per file.
@@ -139,7 +152,7 @@ export async function sessionBenchmarks({ root, work, report }) {
     const rawFile = join(work, 'append-raw.jsonl');
     const fd = openSync(rawFile, 'a');
     const line = JSON.stringify({ type: 'message', id: '00000000', parentId: null, timestamp: new Date().toISOString(), message: msg(1) }) + '\n';
-    let t = performance.now();
+    const t = performance.now();
     for (let i = 0; i < n; i++) writeSync(fd, line);
     fsyncSync(fd);
     closeSync(fd);

@@ -31,7 +31,7 @@ export const CHECK_IMPORTS = ['// @ts-nocheck', "import { Guard } from 'typebox/
 export function renderArgChecks(tools, keyOf) {
   const entries = tools.map(({ name, parameters }) => renderCheckEntry(name, keyOf(parameters), parameters));
   return [
-    '// Generated from the built-in tools\' parameter schemas by scripts/arg-checks.mjs (TypeBox\'s code',
+    "// Generated from the built-in tools' parameter schemas by scripts/arg-checks.mjs (TypeBox's code",
     '// generator): do not edit. test/arg-checks.test.ts fails when it is stale; `npm run gen:arg-checks`',
     '// rewrites it. What it is for: src/tools/arg-checks.ts.',
     ...CHECK_IMPORTS,

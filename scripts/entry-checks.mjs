@@ -9,17 +9,17 @@ import { CHECK_IMPORTS, renderCheckEntry } from './arg-checks.mjs';
 /** `kinds`: [{ type, reading, readForm }] (the two schemas), in the order of the kinds list. */
 export function renderEntryChecks(kinds) {
   return [
-    '// Generated from the entry kinds\' schemas (src/session/entry-kinds/: reading.ts) by scripts/entry-checks.mjs',
-    '// (TypeBox\'s code generator): do not edit. test/entry-checks.test.ts fails when it is stale;',
+    "// Generated from the entry kinds' schemas (src/session/entry-kinds/: reading.ts) by scripts/entry-checks.mjs",
+    "// (TypeBox's code generator): do not edit. test/entry-checks.test.ts fails when it is stale;",
     '// `npm run gen:entry-checks` rewrites it. What it is for: src/session/entry-shape.ts.',
     ...CHECK_IMPORTS,
     '',
-    '/** Each kind\'s reading schema: what a line may hold and still be read. */',
+    "/** Each kind's reading schema: what a line may hold and still be read. */",
     'export const ENTRY_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([',
     ...kinds.map(({ type, reading }) => renderCheckEntry(type, type, reading)),
     ']);',
     '',
-    '/** Each kind\'s read form: an entry that passes is used as it is, others are filled in first. */',
+    "/** Each kind's read form: an entry that passes is used as it is, others are filled in first. */",
     'export const READ_FORM_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([',
     ...kinds.map(({ type, readForm }) => renderCheckEntry(type, type, readForm)),
     ']);',

@@ -53,7 +53,8 @@ function rewrite(node, isPropertyMap = false) {
   for (const [k, v] of Object.entries(node)) {
     if (isPropertyMap) copy[k] = rewrite(v);
     else if (k === '$ref') copy[k] = '#/$defs/' + v.slice(PREFIX.length);
-    else if (k === 'example' || k === 'examples' || k === 'x-oaiMeta') continue; // documentation only
+    else if (k === 'example' || k === 'examples' || k === 'x-oaiMeta')
+      continue; // documentation only
     else copy[k] = rewrite(v, k === 'properties' || k === 'patternProperties');
   }
   if (isPropertyMap || copy.nullable === undefined) return copy;

@@ -31,7 +31,7 @@ export async function renderPageScript() {
     '// not edit. test/export-html.test.ts fails when it is stale; `npm run gen:page-script` rewrites it',
     '// (and `npm run build` does before bundling).',
     '',
-    '/** The HTML export page\'s inline script: plain ES2017, no `</script`, no `<!--`. */',
+    "/** The HTML export page's inline script: plain ES2017, no `</script`, no `<!--`. */",
     'export const PAGE_SCRIPT = [',
     ...script.split('\n').map((line) => `  ${JSON.stringify(line)},`),
     "].join('\\n');",

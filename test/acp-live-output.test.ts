@@ -3,7 +3,7 @@
 // the tail so far; the completed update with the whole result comes last. Through a real child
 // process (`mini-agent --acp`) on the scripted model, driven by the official SDK's client.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
 import { tempDir, writeScript } from './support/helpers.js';
 
 const children: AcpChild[] = [];
@@ -14,8 +14,7 @@ afterEach(async () => {
   }
 });
 
-const textOf = (content: unknown): string =>
-  ((content ?? []) as { type: string; content?: { type: string; text?: string } }[]).map((c) => (c.type === 'content' && c.content?.type === 'text' ? c.content.text : '')).join('');
+const textOf = (content: unknown): string => ((content ?? []) as { type: string; content?: { type: string; text?: string } }[]).map((c) => (c.type === 'content' && c.content?.type === 'text' ? c.content.text : '')).join('');
 
 describe('ACP: a running bash command', () => {
   it('its output so far arrives as in_progress tool_call_updates before the completed one', async () => {

@@ -2,7 +2,7 @@
 // by session/new and session/load, set by session/set_config_option (echoed as a
 // config_option_update), and sent with the next model request (a local Anthropic server logs it).
 import { afterEach, describe, expect, it } from 'vitest';
-import { AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
 import { tempDir } from './support/helpers.js';
 import { sse, servePerTest } from './support/http-server.js';
 

@@ -30,10 +30,31 @@ describe('ACP mapping', () => {
     expect(decision('allow')).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' });
     expect(decision('deny')).toBeNull();
     const end = (isError: boolean) =>
-      eventToUpdate({ type: 'tool_end', turn: 1, toolCallId: 't1', name: 'grep', result: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], isError }, entryId: 'e', durationMs: 1, ...stamp }, '/w');
+      eventToUpdate(
+        {
+          type: 'tool_end',
+          turn: 1,
+          toolCallId: 't1',
+          name: 'grep',
+          result: {
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+            isError,
+          },
+          entryId: 'e',
+          durationMs: 1,
+          ...stamp,
+        },
+        '/w',
+      );
     expect(end(false)).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ab' } }] });
     expect(end(true)).toMatchObject({ status: 'failed' });
-    const quiet: AgentEvent[] = [{ type: 'turn_end', turn: 1, toolCalls: 0, ...stamp }, { type: 'warning', message: 'x', ...stamp }];
+    const quiet: AgentEvent[] = [
+      { type: 'turn_end', turn: 1, toolCalls: 0, ...stamp },
+      { type: 'warning', message: 'x', ...stamp },
+    ];
     for (const e of quiet) expect(eventToUpdate(e, '/w')).toBeNull();
   });
 
@@ -136,7 +157,11 @@ describe('ACP mapping', () => {
     ];
     const updates = replayUpdates(messages, '/w');
     expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'tool_call', 'tool_call']);
-    expect(updates.slice(3).map((u) => (u.sessionUpdate === 'tool_call' ? [u.toolCallId, u.status] : null))).toEqual([['c1', 'completed'], ['c2', 'failed'], ['c3', 'failed']]);
+    expect(updates.slice(3).map((u) => (u.sessionUpdate === 'tool_call' ? [u.toolCallId, u.status] : null))).toEqual([
+      ['c1', 'completed'],
+      ['c2', 'failed'],
+      ['c3', 'failed'],
+    ]);
     expect(updates[3]).toMatchObject({ kind: 'read', locations: [{ path: '/w/a' }], content: [{ type: 'content', content: { type: 'text', text: 'A' } }] });
   });
 });

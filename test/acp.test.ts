@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../src/model/script.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
-import { AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 const EVERYTHING = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -57,7 +57,12 @@ describe('ACP mode', () => {
       expect(await ctx.request('session/prompt', { sessionId: session.sessionId, prompt: ask('hi') })).toEqual({ stopReason: 'end_turn' });
       expect(acp.of(session.sessionId, 'agent_message_chunk').length).toBeGreaterThan(1);
       expect(acp.text(session.sessionId)).toBe(answer);
-      expect(acp.of(session.sessionId, 'agent_thought_chunk').map((u) => (u.content.type === 'text' ? u.content.text : '')).join('')).toBe('The user says hi.');
+      expect(
+        acp
+          .of(session.sessionId, 'agent_thought_chunk')
+          .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+          .join(''),
+      ).toBe('The user says hi.');
       // The ACP session id is ours: the terminal finds the same session.
       expect(await sessionFile(cwd, acp.home, session.sessionId)).toContain(session.sessionId);
       // Several sessions in one process, each with its own file.
@@ -86,7 +91,12 @@ describe('ACP mode', () => {
     const { acp } = start(
       [
         { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'notes.md' } }] },
-        { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'notes.md', edits: [{ oldText: 'old line', newText: 'new line' }] } }, { id: 'w1', name: 'write_file', arguments: { path: 'sub/new.txt', content: 'fresh\n' } }] },
+        {
+          toolCalls: [
+            { id: 'e1', name: 'edit_file', arguments: { path: 'notes.md', edits: [{ oldText: 'old line', newText: 'new line' }] } },
+            { id: 'w1', name: 'write_file', arguments: { path: 'sub/new.txt', content: 'fresh\n' } },
+          ],
+        },
         { text: 'Edited.' },
       ],
       { cwd },
@@ -117,8 +127,20 @@ describe('ACP mode', () => {
     const answers = ['allow_once', 'reject_once', 'reject_always', 'allow_always'];
     const bash = (id: string, command: string): ScriptTurn => ({ toolCalls: [{ id, name: 'bash', arguments: { command } }] });
     const { acp } = start(
-      [bash('b1', 'echo run >> ran.txt'), { text: 'one' }, bash('b2', 'echo run >> ran.txt'), { text: 'two' }, bash('b3', 'echo run >> ran.txt'), { text: 'three' }, bash('b4', 'echo run >> ran.txt'), { text: 'four' },
-        bash('b5', 'echo other >> ran.txt'), { text: 'five' }, bash('b6', 'echo other >> ran.txt'), { text: 'six' }],
+      [
+        bash('b1', 'echo run >> ran.txt'),
+        { text: 'one' },
+        bash('b2', 'echo run >> ran.txt'),
+        { text: 'two' },
+        bash('b3', 'echo run >> ran.txt'),
+        { text: 'three' },
+        bash('b4', 'echo run >> ran.txt'),
+        { text: 'four' },
+        bash('b5', 'echo other >> ran.txt'),
+        { text: 'five' },
+        bash('b6', 'echo other >> ran.txt'),
+        { text: 'six' },
+      ],
       { cwd, permission: () => ({ outcome: 'selected', optionId: answers.shift()! }) },
     );
     await acp.run(async (ctx) => {
@@ -129,7 +151,11 @@ describe('ACP mode', () => {
       expect(acp.permissions.map((p) => p.toolCall.toolCallId)).toEqual(['b1', 'b2', 'b3', 'b5']);
       expect(acp.permissions[0]).toMatchObject({ sessionId, toolCall: { title: 'Run `echo run >> ran.txt`', kind: 'execute', rawInput: { command: 'echo run >> ran.txt' } } });
       expect(acp.permissions[0].options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
-      const final = (id: string) => acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === id).at(-1)!;
+      const final = (id: string) =>
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === id)
+          .at(-1)!;
       expect(['b1', 'b2', 'b3', 'b4', 'b5', 'b6'].map((id) => final(id).status)).toEqual(['completed', 'failed', 'failed', 'failed', 'completed', 'completed']);
       expect(JSON.stringify(final('b4').content)).toContain('reject always');
     });
@@ -145,7 +171,12 @@ describe('ACP mode', () => {
       await acp.waitFor((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 's1' && u.status === 'in_progress');
       await ctx.notify('session/cancel', { sessionId });
       expect(await prompt).toEqual({ stopReason: 'cancelled' });
-      expect(acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 's1').at(-1)!.status).toBe('failed');
+      expect(
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === 's1')
+          .at(-1)!.status,
+      ).toBe('failed');
       // The aborted run asked the model nothing more: the next prompt gets the script's next turn.
       expect(await ctx.request('session/prompt', { sessionId, prompt: ask('again') })).toEqual({ stopReason: 'end_turn' });
       expect(acp.text(sessionId)).toBe('After the cancel.');
@@ -175,7 +206,12 @@ describe('ACP mode', () => {
       await ctx.notify('session/cancel', { sessionId });
       expect(await prompt).toEqual({ stopReason: 'cancelled' });
       answer({ outcome: 'cancelled' }); // as ACP asks of a client after session/cancel (too late to matter)
-      expect(acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'b1').at(-1)!.status).toBe('failed');
+      expect(
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === 'b1')
+          .at(-1)!.status,
+      ).toBe('failed');
     });
     expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
   });
@@ -197,7 +233,13 @@ describe('ACP mode', () => {
       expect(loaded).toMatchObject({ modes: { currentModeId: 'default' } });
       expect(acp.of(id).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk', 'tool_call', 'agent_message_chunk']);
       expect(acp.of(id, 'user_message_chunk')[0].content).toEqual({ type: 'text', text: 'what is in a.txt?' });
-      expect(acp.of(id, 'tool_call')[0]).toMatchObject({ toolCallId: 'c1', kind: 'read', status: 'completed', locations: [{ path: join(cwd, 'a.txt') }], content: [{ type: 'content', content: { type: 'text', text: expect.stringContaining('alpha') } }] });
+      expect(acp.of(id, 'tool_call')[0]).toMatchObject({
+        toolCallId: 'c1',
+        kind: 'read',
+        status: 'completed',
+        locations: [{ path: join(cwd, 'a.txt') }],
+        content: [{ type: 'content', content: { type: 'text', text: expect.stringContaining('alpha') } }],
+      });
       expect(acp.text(id)).toBe('It says alpha.');
       // Another process cannot open it meanwhile.
       const other = await runCli(['--script', cliScript, '--resume', id, 'hello'], { cwd, home });
@@ -217,14 +259,26 @@ describe('ACP mode', () => {
     writeFileSync(file, 'const a = 1;\n');
     const files = new Map([[file, 'const a = 1; // unsaved\n']]);
     const { acp } = start(
-      [{ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'app.ts' } }, { id: 'e1', name: 'edit_file', arguments: { path: 'app.ts', edits: [{ oldText: 'a = 1', newText: 'a = 2' }] } }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { id: 'r1', name: 'read_file', arguments: { path: 'app.ts' } },
+            { id: 'e1', name: 'edit_file', arguments: { path: 'app.ts', edits: [{ oldText: 'a = 1', newText: 'a = 2' }] } },
+          ],
+        },
+        { text: 'ok' },
+      ],
       { cwd, files },
     );
     await acp.run(async (ctx) => {
       await ctx.request('initialize', { ...INIT, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
       const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [] });
       expect(await ctx.request('session/prompt', { sessionId, prompt: ask('bump a') })).toEqual({ stopReason: 'end_turn' });
-      const final = (id: string) => acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === id).at(-1)!;
+      const final = (id: string) =>
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === id)
+          .at(-1)!;
       expect(JSON.stringify(final('r1').content)).toContain('unsaved');
       expect(final('e1').status).toBe('completed');
       expect(acp.writes).toEqual([{ path: file, content: 'const a = 2; // unsaved\n' }]);
@@ -235,7 +289,12 @@ describe('ACP mode', () => {
 
   it('an MCP server passed in session/new is started and its tools called (a tool that does not say it is read-only, after the permission)', async () => {
     const { acp, cwd } = start([
-      { toolCalls: [{ id: 'm1', name: 'everything__echo', arguments: { message: 'hello over acp' } }, { id: 'm2', name: 'everything__toggle-simulated-logging', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'm1', name: 'everything__echo', arguments: { message: 'hello over acp' } },
+          { id: 'm2', name: 'everything__toggle-simulated-logging', arguments: {} },
+        ],
+      },
       { text: 'echoed' },
     ]);
     await acp.run(async (ctx) => {
@@ -244,10 +303,18 @@ describe('ACP mode', () => {
       expect(await ctx.request('session/prompt', { sessionId, prompt: ask('echo it') })).toEqual({ stopReason: 'end_turn' });
       // echo says it is read-only (readOnlyHint), so it runs without a question; the other asks.
       expect(acp.permissions.map((p) => [p.toolCall.toolCallId, p.toolCall.kind, p.toolCall.title])).toEqual([['m2', 'other', 'everything: toggle-simulated-logging']]);
-      const final = acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'm1').at(-1)!;
+      const final = acp
+        .of(sessionId, 'tool_call_update')
+        .filter((u) => u.toolCallId === 'm1')
+        .at(-1)!;
       expect(final.status).toBe('completed');
       expect(JSON.stringify(final.content)).toContain('Echo: hello over acp');
-      expect(acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'm2').at(-1)!.status).toBe('completed');
+      expect(
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === 'm2')
+          .at(-1)!.status,
+      ).toBe('completed');
     });
   }, 30_000);
 
@@ -259,7 +326,12 @@ describe('ACP mode', () => {
       await ctx.request('session/set_mode', { sessionId, modeId: 'read-only' });
       await acp.waitFor((u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'read-only');
       await ctx.request('session/prompt', { sessionId, prompt: ask('write x') });
-      expect(acp.of(sessionId, 'tool_call_update').filter((u) => u.toolCallId === 'w1').at(-1)!.status).toBe('failed');
+      expect(
+        acp
+          .of(sessionId, 'tool_call_update')
+          .filter((u) => u.toolCallId === 'w1')
+          .at(-1)!.status,
+      ).toBe('failed');
       await ctx.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
       await expect(ctx.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toMatchObject({ code: -32602 });
       expect(acp.of(sessionId, 'current_mode_update').map((u) => u.currentModeId)).toEqual(['read-only', 'accept-edits']);
@@ -296,21 +368,23 @@ describe('ACP mode', () => {
 
     let secondId = '';
     const second = start([{ toolCalls: [{ id: 's1', name: 'bash', arguments: { command: 'sleep 5' } }] }]);
-    await second.acp.run(async (ctx) => {
-      await ctx.request('initialize', INIT);
-      const { sessionId: id } = await ctx.request('session/new', { cwd: second.cwd, mcpServers: [] });
-      secondId = id;
-      void ctx.request('session/prompt', { sessionId: id, prompt: ask('sleep') }).catch(() => undefined);
-      await second.acp.waitFor((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress');
-      second.acp.child.kill('SIGTERM');
-      await second.acp.exited; // the connection closes with the child's stdout
-    }).catch(() => undefined);
+    await second.acp
+      .run(async (ctx) => {
+        await ctx.request('initialize', INIT);
+        const { sessionId: id } = await ctx.request('session/new', { cwd: second.cwd, mcpServers: [] });
+        secondId = id;
+        void ctx.request('session/prompt', { sessionId: id, prompt: ask('sleep') }).catch(() => undefined);
+        await second.acp.waitFor((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress');
+        second.acp.child.kill('SIGTERM');
+        await second.acp.exited; // the connection closes with the child's stdout
+      })
+      .catch(() => undefined);
     expect(await second.acp.exited).toEqual({ code: 143, signal: null });
     const killed = SessionStore.open(await sessionFile(second.cwd, second.acp.home, secondId));
     expect(projectMessages(killed.activePath()).map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
   });
 
-  it('a failed run is a JSON-RPC error with the model\'s message, and the session goes on', async () => {
+  it("a failed run is a JSON-RPC error with the model's message, and the session goes on", async () => {
     const { acp, cwd } = start([{ error: { kind: 'auth', message: 'the key was revoked' } }, { text: 'Back.' }]);
     await acp.run(async (ctx) => {
       await ctx.request('initialize', INIT);

@@ -18,13 +18,7 @@ import { sse, startServer, type Reply, type TestServer } from './support/http-se
 
 const FIXTURES = new URL('./fixtures/anthropic-messages/', import.meta.url);
 const fixture = (name: string): Buffer => readFileSync(new URL(name, FIXTURES));
-const SSE_FIXTURES = [
-  'basic-text-with-ping.sse',
-  'text-then-tool-use.sse',
-  'max-tokens-truncated-tool-json.sse',
-  'thinking-signature-then-refusal.sse',
-  'refusal-stop-details.sse',
-];
+const SSE_FIXTURES = ['basic-text-with-ping.sse', 'text-then-tool-use.sse', 'max-tokens-truncated-tool-json.sse', 'thinking-signature-then-refusal.sse', 'refusal-stop-details.sse'];
 interface Exchange {
   request: { url: string; body: any };
   response: { status_code: number; headers: Record<string, string>; body: string };
@@ -97,10 +91,7 @@ const toolBlock = (index: number, id: string, name: string, parts: string[], sto
   ...parts.map((partial_json) => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })),
   ...(stop ? [{ type: 'content_block_stop', index }] : []),
 ];
-const end = (stop_reason: string, output_tokens = 9) => [
-  { type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } },
-  { type: 'message_stop' },
-];
+const end = (stop_reason: string, output_tokens = 9) => [{ type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } }, { type: 'message_stop' }];
 const named = (events: object[]) => sse(events, { named: true });
 
 describe('recorded streams', () => {
@@ -192,17 +183,16 @@ describe('recorded streams', () => {
     // Ours against the recorded requests, modulo the forms the SDK helper used (string content, `caller`).
     const [ours1, ours2] = server.requests.map((r) => r.body);
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/messages', '/v1/messages']);
-    for (const [ours, recorded] of [[ours1, rec[0]], [ours2, rec[1]]]) {
+    for (const [ours, recorded] of [
+      [ours1, rec[0]],
+      [ours2, rec[1]],
+    ]) {
       expect({ ...ours, messages: undefined }).toEqual({ ...recorded, messages: undefined });
     }
     const normalized = rec[1].messages.map((m: any) => ({
       role: m.role,
       content:
-        typeof m.content === 'string'
-          ? [{ type: 'text', text: m.content }]
-          : m.content.map(({ caller: _caller, ...b }: any) =>
-              b.type === 'tool_result' ? { ...b, content: [{ type: 'text', text: b.content }], is_error: false } : b,
-            ),
+        typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.map(({ caller: _caller, ...b }: any) => (b.type === 'tool_result' ? { ...b, content: [{ type: 'text', text: b.content }], is_error: false } : b)),
     }));
     expect(ours2.messages).toEqual(normalized);
     expect(ours2.messages[2].content[0].tool_use_id).toBe(ours2.messages[1].content[0].id);
@@ -210,10 +200,7 @@ describe('recorded streams', () => {
 });
 
 describe('chunk boundaries', () => {
-  const bodies: Array<[string, Buffer]> = [
-    ...SSE_FIXTURES.map((n): [string, Buffer] => [n, fixture(n)]),
-    ...LOOP.map((x, i): [string, Buffer] => [`recorded loop turn ${i + 1}`, Buffer.from(x.response.body, 'utf8')]),
-  ];
+  const bodies: Array<[string, Buffer]> = [...SSE_FIXTURES.map((n): [string, Buffer] => [n, fixture(n)]), ...LOOP.map((x, i): [string, Buffer] => [`recorded loop turn ${i + 1}`, Buffer.from(x.response.body, 'utf8')])];
   const STRIDE = 24;
 
   it.each(bodies)('%s: split at every byte position gives the same result', async (_name, body) => {
@@ -466,7 +453,16 @@ describe('lazy loading', () => {
     const dir = mkdtempSync(join(tmpdir(), 'anthropic-lazy-'));
     try {
       const out = join(dir, 'anthropic.cjs');
-      await build({ entryPoints: [fileURLToPath(new URL('../src/model/anthropic.ts', import.meta.url))], bundle: true, format: 'cjs', platform: 'node', external: ['@anthropic-ai/sdk'], supported: { 'dynamic-import': false }, outfile: out, logLevel: 'silent' });
+      await build({
+        entryPoints: [fileURLToPath(new URL('../src/model/anthropic.ts', import.meta.url))],
+        bundle: true,
+        format: 'cjs',
+        platform: 'node',
+        external: ['@anthropic-ai/sdk'],
+        supported: { 'dynamic-import': false },
+        outfile: out,
+        logLevel: 'silent',
+      });
       const probe = `
         const Module = require('node:module');
         const seen = [];

@@ -36,7 +36,13 @@ describe('request body', () => {
     const body = convert([userMessage('read a'), assistant({ type: 'text', text: 'Reading.' }, call('a', { path: 'a' })), result('a', 'contents')]);
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'read a' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'a', name: 'read', input: { path: 'a' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 'a', name: 'read', input: { path: 'a' } },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'contents' }], is_error: false }] },
     ]);
   });
@@ -95,7 +101,13 @@ describe('request body', () => {
     ]);
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'q' }] },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'signed', signature: 'sig' }, { type: 'text', text: 'answer' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'signed', signature: 'sig' },
+          { type: 'text', text: 'answer' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'next' }] },
     ]);
   });

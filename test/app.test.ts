@@ -258,7 +258,10 @@ describe('the agent', () => {
     const file = a.session.file!;
     await a.close();
     // The switch is a model_change entry; a resume without a provider or model continues with it.
-    const changes = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"model_change"')).map((l) => JSON.parse(l));
+    const changes = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"model_change"'))
+      .map((l) => JSON.parse(l));
     expect(changes).toEqual([expect.objectContaining({ type: 'model_change', provider: 'openai-compatible', model: 'local-model', parentId: null })]);
     const resumed = await createAgent({ cwd: a.cwd, env: { MINI_AGENT_HOME: setupHome(file) }, session: { file } });
     expect(resumed.model).toEqual({ provider: 'openai-compatible', id: 'local-model' });
@@ -271,17 +274,37 @@ describe('the agent', () => {
 
   it('tools: extraTools add to the built-ins, tools replace them, readOnly and the permission hook decide', async () => {
     const { make, cwd } = setup();
-    const echo = { name: 'echo', description: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, risk: 'read' as const, execute: async (args: { text: string }) => ({ content: args.text }) };
-    const withExtra = await make([{ toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }, { name: 'write_note', arguments: { path: 'n.md', text: 'x' } }] }, { text: 'ok' }], {
-      session: 'memory',
-      extraTools: [echo],
-      hooks: { permission: (call) => (call.name === 'write_note' ? { allow: false, reason: 'not today' } : { allow: true }) },
-    });
+    const echo = {
+      name: 'echo',
+      description: 'echo',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      risk: 'read' as const,
+      execute: async (args: { text: string }) => ({ content: args.text }),
+    };
+    const withExtra = await make(
+      [
+        {
+          toolCalls: [
+            { name: 'echo', arguments: { text: 'hi' } },
+            { name: 'write_note', arguments: { path: 'n.md', text: 'x' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      {
+        session: 'memory',
+        extraTools: [echo],
+        hooks: { permission: (call) => (call.name === 'write_note' ? { allow: false, reason: 'not today' } : { allow: true }) },
+      },
+    );
     const events: AgentEvent[] = [];
     withExtra.subscribe((e) => events.push(e));
     await withExtra.prompt('go');
     const ends = events.filter((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end');
-    expect(ends.map((e) => [e.name, e.result.isError])).toEqual([['echo', false], ['write_note', true]]);
+    expect(ends.map((e) => [e.name, e.result.isError])).toEqual([
+      ['echo', false],
+      ['write_note', true],
+    ]);
     expect(textOf(ends[1].result.content)).toMatch(/not today/);
     expect(existsSync(join(cwd, 'n.md'))).toBe(false);
     await withExtra.close();
@@ -305,7 +328,15 @@ describe('the agent', () => {
   it('treeText, filesTouched and showConfig: what the interactive /tree, /status and /show-config print', async () => {
     const { make, cwd } = setup();
     writeFileSync(join(cwd, 'notes.md'), 'notes\n');
-    const a = await make([{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }, { name: 'write_file', arguments: { path: 'out.md', content: 'x\n' } }] }, { text: 'written' }]);
+    const a = await make([
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'notes.md' } },
+          { name: 'write_file', arguments: { path: 'out.md', content: 'x\n' } },
+        ],
+      },
+      { text: 'written' },
+    ]);
     await a.prompt('read and write');
     const tree = a.session.treeText(60);
     expect(tree).toMatch(/user\s+"read and write"/);
@@ -323,12 +354,7 @@ describe('the agent', () => {
     const { make, cwd } = setup();
     mkdirSync(join(cwd, '.mini-agent'));
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 150 } }));
-    const a = await make([
-      { toolCalls: [{ name: 'write_file', arguments: { path: 'early.txt', content: 'x\n' } }] },
-      { text: 'a long answer '.repeat(50) },
-      { text: 'another long answer '.repeat(50) },
-      summaryTurn('FACT: compacted here'),
-    ]);
+    const a = await make([{ toolCalls: [{ name: 'write_file', arguments: { path: 'early.txt', content: 'x\n' } }] }, { text: 'a long answer '.repeat(50) }, { text: 'another long answer '.repeat(50) }, summaryTurn('FACT: compacted here')]);
     await a.prompt('write it');
     await a.prompt('two');
     expect((await a.compact()).ok).toBe(true);

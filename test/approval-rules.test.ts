@@ -20,7 +20,10 @@ const grantCovers = (granted: string, asked: string) => coveredBy([parseRule(sug
 
 // Command lines as a model writes them: words, quotes, globs, backslashes, substitutions, operators, newlines, indentation.
 const piece = fc.constantFrom('a', 'b', 'ls', 'rm -rf x', 'echo "a; b"', "'q'", '*', '?', '\\', '\\*', '$(id)', '`id`', '<(x)', ' ', '  ', ';', '&&', '||', '|', '&', '\n', '\n    ', ':*', '(', ')', 'é', '表');
-const commandLine = fc.array(piece, { minLength: 1, maxLength: 12 }).map((ps) => ps.join(' ')).filter((c) => c.trim() !== '');
+const commandLine = fc
+  .array(piece, { minLength: 1, maxLength: 12 })
+  .map((ps) => ps.join(' '))
+  .filter((c) => c.trim() !== '');
 
 describe('"always" stores a rule that matches the same command again', () => {
   it('a; b, a && b, a multi-line script, $(…), globs: the grant covers the same line (the bug: bash(a; b) never matched a; b)', () => {
@@ -109,7 +112,14 @@ describe('"always" stores a rule that matches the same command again', () => {
 describe('the approval body', () => {
   const p = paint(false);
   const request = (tool: string, args: Record<string, unknown>): PermissionRequest => ({
-    requestId: 'r', toolCallId: 't', tool, arguments: args, risk: 'execute', reason: 'test', suggestedRule: `${tool}`, signal: new AbortController().signal,
+    requestId: 'r',
+    toolCallId: 't',
+    tool,
+    arguments: args,
+    risk: 'execute',
+    reason: 'test',
+    suggestedRule: `${tool}`,
+    signal: new AbortController().signal,
   });
   const texts = (rows: BodyRow[]) => rows.map((r) => r.text);
 
@@ -165,14 +175,16 @@ describe('the approval body', () => {
   });
 });
 
-describe('the question\'s keys', () => {
+describe("the question's keys", () => {
   const p = paint(false);
   const text = (t: string): Key => ({ name: 'text', text: t });
   const named = (name: 'escape' | 'enter' | 'end' | 'home'): Key => ({ name, ctrl: false, alt: false, shift: false });
   const question = () => {
     const replies: unknown[] = [];
     const command = Array.from({ length: 40 }, (_, i) => `echo ${i}`).join('\n');
-    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) => replies.push(r));
+    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) =>
+      replies.push(r),
+    );
     return { q, replies };
   };
 
@@ -223,7 +235,9 @@ describe('keys typed faster than the terminal is read (one text chunk)', () => {
   const question = () => {
     const replies: unknown[] = [];
     const command = Array.from({ length: 40 }, (_, i) => `echo ${i}`).join('\n');
-    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) => replies.push(r));
+    const q = new ApprovalQuestion({ requestId: 'r', toolCallId: 't', tool: 'bash', arguments: { command }, risk: 'execute', reason: 'test', suggestedRule: suggestedRule(bash(command)), signal: new AbortController().signal }, (r) =>
+      replies.push(r),
+    );
     return { q, replies };
   };
 

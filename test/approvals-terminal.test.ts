@@ -25,7 +25,9 @@ const COMPOUND = 'echo one >> log.txt; echo two >> log.txt';
 
 /** The tool results the model got, from the session file. */
 function toolResults(home: string): string[] {
-  return sessionEntries(home).filter((e) => e.type === 'message' && e.message.role === 'toolResult').map((e) => textOf(e.message.content));
+  return sessionEntries(home)
+    .filter((e) => e.type === 'message' && e.message.role === 'toolResult')
+    .map((e) => textOf(e.message.content));
 }
 
 /** The rows of the question's body on a screen: between its header and the "Allow?" line. */
@@ -132,7 +134,11 @@ describe('the interactive approval shows what will run', () => {
     // Each answer leaves a line in the scrollback (the question itself lives in the redrawn region): one answer.
     expect(end.match(/^ {2}bash: (allow|deny|always)\b.*$/gm)).toEqual([`  bash: always (bash(${COMPOUND}))`]);
     expect(readFileSync(join(cwd, 'log.txt'), 'utf8')).toBe('one\ntwo\none\ntwo\n');
-    expect(sessionEntries(t.home).filter((e) => e.type === 'permission_grant').map((e) => e.rule)).toEqual([`bash(${COMPOUND})`]);
+    expect(
+      sessionEntries(t.home)
+        .filter((e) => e.type === 'permission_grant')
+        .map((e) => e.rule),
+    ).toEqual([`bash(${COMPOUND})`]);
   });
 });
 

@@ -183,7 +183,10 @@ function defaultCopies(text: string, rows: readonly { key: string; flag?: string
   const found: string[] = [];
   const squash = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
   // Comments and type aliases (`type ProviderApi = 'openai' | …` names a kind, not a default) are not values.
-  const code = text.split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*|(export\s+)?type\s)/.test(line)).map((line) => line.replace(/\s\/\/ .*$/, ''));
+  const code = text
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\*|\/\*|(export\s+)?type\s)/.test(line))
+    .map((line) => line.replace(/\s\/\/ .*$/, ''));
   for (const row of rows) {
     if (typeof row.default !== 'number' && typeof row.default !== 'string') continue;
     const names = [row.key.split('.').pop()!, ...(row.flag ? [row.flag.split(' ')[0]] : [])].map(squash);
@@ -276,13 +279,9 @@ describe('architecture', () => {
   });
 
   it('the check sees every kind of string literal, and not comments or regexes', () => {
-    const text = [
-      `const a = 'read_file'; // 'not_this'`,
-      `const b = "grep" /* 'nor_this' */;`,
-      'const c = `bash`, d = `x ${"find"} ${`nested`} y`;',
-      `const r = /'[a-z]'/.test(x) ? 1 : n / 2 / 'q'.length;`,
-      `const e = 'it\\'s';`,
-    ].join('\n');
+    const text = [`const a = 'read_file'; // 'not_this'`, `const b = "grep" /* 'nor_this' */;`, 'const c = `bash`, d = `x ${"find"} ${`nested`} y`;', `const r = /'[a-z]'/.test(x) ? 1 : n / 2 / 'q'.length;`, `const e = 'it\\'s';`].join(
+      '\n',
+    );
     expect(stringLiterals(text)).toEqual(['read_file', 'grep', 'bash', 'find', 'nested', 'q', "it's"]);
   });
 
@@ -315,7 +314,7 @@ describe('architecture', () => {
     const copies = (line: string) => defaultCopies(line, rows);
     expect(copies('const maxTurns = opts.maxTurns ?? 50;')).toEqual(['maxTurns']);
     expect(copies('export const DEFAULT_MAX_TURNS = 50;')).toEqual(['maxTurns']);
-    expect(copies("  --max-turns N       stop after N model turns (default 50)")).toEqual(['maxTurns']);
+    expect(copies('  --max-turns N       stop after N model turns (default 50)')).toEqual(['maxTurns']);
     expect(copies('const DEFAULT_IDLE_TIMEOUT_MS = 300_000;')).toEqual(['idleTimeoutMs']);
     expect(copies('export const DEFAULT_CONTEXT_MAX_BYTES = 64 * 1024;')).toEqual(['contextFiles.maxBytes']);
     expect(copies("const retention = c.retention ?? '5m';")).toEqual(['cache.retention']);
@@ -327,7 +326,7 @@ describe('architecture', () => {
     expect(copies('const other = opts.rounds ?? 50;')).toEqual([]);
   });
 
-  it('each entry kind lives in one module: no file outside src/session/entry-kinds/ compares an entry\'s type to a kind\'s name (kinds answer `is`), apart from the listed exceptions', () => {
+  it("each entry kind lives in one module: no file outside src/session/entry-kinds/ compares an entry's type to a kind's name (kinds answer `is`), apart from the listed exceptions", () => {
     const kinds = ENTRY_KINDS.map((k) => k.type);
     const found: string[] = [];
     for (const file of files.filter((f) => !relative(SRC, f).startsWith('session/entry-kinds/') && !f.endsWith('.generated.ts'))) {
@@ -351,17 +350,18 @@ describe('architecture', () => {
       `// if (e.type === 'model_window')`,
       `const ev = { type: 'message' }; if (c.type === 'text') z();`,
     ].join('\n');
-    expect(entryKindComparisons(text, ENTRY_KINDS.map((k) => k.type))).toEqual(['compaction_failed', 'message', 'leaf', 'branch_summary']);
+    expect(
+      entryKindComparisons(
+        text,
+        ENTRY_KINDS.map((k) => k.type),
+      ),
+    ).toEqual(['compaction_failed', 'message', 'leaf', 'branch_summary']);
   });
 
   it('the environment check sees parameters, fields and reads, and not comments', () => {
-    const text = [
-      'export function f(a: string, env: NodeJS.ProcessEnv): void {',
-      '  readonly env?: NodeJS.ProcessEnv;',
-      '  const x = process.env.HOME;',
-      '// env: NodeJS.ProcessEnv in a comment',
-      ' * process.env in a doc comment',
-    ].join('\n');
+    const text = ['export function f(a: string, env: NodeJS.ProcessEnv): void {', '  readonly env?: NodeJS.ProcessEnv;', '  const x = process.env.HOME;', '// env: NodeJS.ProcessEnv in a comment', ' * process.env in a doc comment'].join(
+      '\n',
+    );
     expect(environmentTakers(text)).toEqual(['f', 'env', 'const x = process.env.HOME;']);
   });
 });

@@ -19,7 +19,7 @@ const GENERATED = fileURLToPath(new URL('../src/tools/arg-checks.generated.ts', 
 const tools = builtinTools();
 
 describe('precompiled argument checks', () => {
-  it('the generated file matches the built-in tools\' schemas (regenerate: npm run gen:arg-checks)', () => {
+  it("the generated file matches the built-in tools' schemas (regenerate: npm run gen:arg-checks)", () => {
     const expected = (renderArgChecks as (t: unknown, k: unknown) => string)(tools, argSchemaKey);
     if (process.env.UPDATE_ARG_CHECKS) writeFileSync(GENERATED, expected);
     expect(readFileSync(GENERATED, 'utf8'), 'src/tools/arg-checks.generated.ts is out of date: run `npm run gen:arg-checks`').toBe(expected);
@@ -33,7 +33,7 @@ describe('precompiled argument checks', () => {
     }
   });
 
-  it('a schema that differs in what is valid finds none (another limit, another tool\'s schema)', () => {
+  it("a schema that differs in what is valid finds none (another limit, another tool's schema)", () => {
     const read = tools.find((t) => t.name === 'read_file')!;
     const changed = JSON.parse(JSON.stringify(read.parameters)) as { properties: { limit: { minimum: number } } };
     changed.properties.limit.minimum = 2;
@@ -71,7 +71,7 @@ describe('precompiled argument checks', () => {
         const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sometimesWrong(fromSchema(v))])), {
           requiredKeys: required.filter(() => true),
         });
-        const rarely = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
+        const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
         const drop = required.length > 0 ? rarely(fc.constantFrom(...required)) : fc.constant(null);
         const variants = fc.tuple(record, drop, rarely(fc.string({ maxLength: 4 })), wrong);
         return variants.map(([value, dropped, extra, extraValue]) => {
@@ -107,7 +107,7 @@ describe('precompiled argument checks', () => {
     });
   }
 
-  it('through the registry: valid arguments run, invalid ones get the full validator\'s reasons', async () => {
+  it("through the registry: valid arguments run, invalid ones get the full validator's reasons", async () => {
     const registry = new ToolRegistry(tools);
     const cwd = tempDir();
     writeFileSync(`${cwd}/a.txt`, 'hello\n');

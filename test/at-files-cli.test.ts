@@ -23,7 +23,12 @@ const chats = (requests: RecordedRequest[]) => requests.filter((r) => r.url.ends
 /** The text of the user message of a Chat Completions request body (a text-only message is sent as one string). */
 function userText(body: Record<string, any>): string {
   const user = body.messages.find((m: Record<string, any>) => m.role === 'user');
-  return typeof user.content === 'string' ? user.content : user.content.filter((p: Record<string, any>) => p.type === 'text').map((p: Record<string, any>) => p.text).join('');
+  return typeof user.content === 'string'
+    ? user.content
+    : user.content
+        .filter((p: Record<string, any>) => p.type === 'text')
+        .map((p: Record<string, any>) => p.text)
+        .join('');
 }
 
 function workspace(files: Record<string, string>, config: object = {}): string {

@@ -16,7 +16,13 @@ function repo(git: string): string {
   const run = (...args: string[]) => execFileSync(git, args, { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
   run('init', '-q', '.');
   mkdirSync(join(dir, 'sub'));
-  for (const [f, text] of [['a.txt', 'a\n'], ['b.txt', 'b\n'], ['gone.txt', 'g\n'], ['sub/s.txt', 's\n']]) writeFileSync(join(dir, f), text);
+  for (const [f, text] of [
+    ['a.txt', 'a\n'],
+    ['b.txt', 'b\n'],
+    ['gone.txt', 'g\n'],
+    ['sub/s.txt', 's\n'],
+  ])
+    writeFileSync(join(dir, f), text);
   run('add', '.');
   run('commit', '-q', '-m', 'start');
   writeFileSync(join(dir, 'b.txt'), 'b already changed\n'); // dirty before the command
@@ -58,8 +64,20 @@ describe('bash: the files a command changed, from git', () => {
 describe("compaction's file lists", () => {
   it('take the files a tool result reports as changed, even from a failed call', () => {
     const entries: SessionEntry[] = [
-      { type: 'message', id: '1', parentId: null, timestamp: 't', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'make' } }], stopReason: 'toolUse', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 } } },
-      { type: 'message', id: '2', parentId: '1', timestamp: 't', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'x' }], isError: true, details: { modifiedFiles: ['build/out.js', './src/../src/a.ts', '../outside.txt'] } } },
+      {
+        type: 'message',
+        id: '1',
+        parentId: null,
+        timestamp: 't',
+        message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'make' } }], stopReason: 'toolUse', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 } },
+      },
+      {
+        type: 'message',
+        id: '2',
+        parentId: '1',
+        timestamp: 't',
+        message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'x' }], isError: true, details: { modifiedFiles: ['build/out.js', './src/../src/a.ts', '../outside.txt'] } },
+      },
     ];
     expect(collectFileLists(entries as never, undefined, '/w')).toEqual({ readFiles: [], modifiedFiles: ['build/out.js', 'src/a.ts'] });
   });

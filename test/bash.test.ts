@@ -232,7 +232,12 @@ describe('bash: output cleaning and truncation', () => {
     writeFileSync(blocker, '');
     const cases: Array<[() => string, RegExp]> = [
       [() => join(blocker, 'sub'), /ENOTDIR|not a directory/],
-      [() => { throw new Error('no session folder'); }, /no session folder/],
+      [
+        () => {
+          throw new Error('no session folder');
+        },
+        /no session folder/,
+      ],
     ];
     for (const [outputDir, why] of cases) {
       const r = await bash({ command: 'seq 1 100' }, { outputDir, limits: { maxLines: 5, maxBytes: 1000 } });
@@ -503,9 +508,7 @@ describe('bash: the environment', () => {
   });
 
   it('scrubEnv: every name is either kept or removed, and only secret-looking ones are removed', () => {
-    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).chain((stem) =>
-      fc.constantFrom('', '_API_KEY', '_TOKEN', '_SECRET', '_PASSWORD', '_KEY', '_ID').map((suffix) => stem + suffix),
-    );
+    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/).chain((stem) => fc.constantFrom('', '_API_KEY', '_TOKEN', '_SECRET', '_PASSWORD', '_KEY', '_ID').map((suffix) => stem + suffix));
     fc.assert(
       fc.property(fc.dictionary(name, fc.string({ maxLength: 8 })), fc.array(name, { maxLength: 3 }), (input, allowlist) => {
         const { env, removed } = scrubEnv(input, { allowlist });

@@ -68,10 +68,7 @@ function loadAndCheckSession(file: string): { store: SessionStore; lines: Sessio
 function readNotesWorkspace(answer = 'The notes say: remember the milk.'): { cwd: string; script: string } {
   const cwd = tempDir();
   writeFileSync(join(cwd, 'notes.txt'), 'remember the milk\n');
-  const script = writeScript(cwd, [
-    { text: 'Let me look at the notes.', toolCalls: [{ id: 'call_notes', name: 'read_file', arguments: { path: 'notes.txt' } }] },
-    { text: answer },
-  ]);
+  const script = writeScript(cwd, [{ text: 'Let me look at the notes.', toolCalls: [{ id: 'call_notes', name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: answer }]);
   return { cwd, script };
 }
 
@@ -318,9 +315,7 @@ describe('cli: SIGINT', () => {
     // The file loads, every tool call on the path has its result, and the leaf is the settled one.
     const { store, lines } = loadAndCheckSession(session);
     expect(store.leafId).toBe(end.leafId);
-    const calls = lines.flatMap((e) =>
-      e.type === 'message' && e.message.role === 'assistant' ? e.message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])) : [],
-    );
+    const calls = lines.flatMap((e) => (e.type === 'message' && e.message.role === 'assistant' ? e.message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])) : []));
     expect(calls).toEqual(['w1']);
     const result = lines.find((e): e is MessageEntry => e.type === 'message' && e.message.role === 'toolResult');
     expect(result?.message).toMatchObject({ toolCallId: 'w1', isError: true });
@@ -345,10 +340,7 @@ describe('cli: SIGINT', () => {
 
   it('SIGINT in text mode says it is stopping and exits 130', async () => {
     const cwd = tempDir();
-    const slow = writeScript(cwd, [
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] },
-      { delayMs: 50, text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') },
-    ]);
+    const slow = writeScript(cwd, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { delayMs: 50, text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') }]);
     // Piped stdout gets each answer only when it is complete: signal once the tool has run.
     let sent = false;
     const r = await runCli(['--no-session', '--script', slow, 'talk'], {

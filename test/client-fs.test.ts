@@ -78,9 +78,7 @@ describe('read_file through the client', () => {
     const buffer = Array.from({ length: 10 }, (_, i) => `buffer row ${i + 1}`).join('\n') + '\n';
     const { ws, reg } = setup('disk row 1\n', buffer);
     const mid = await run(reg, ws, 'read_file', { path: 'f.txt', offset: 3, limit: 2 });
-    expect(text(mid)).toBe(
-      'buffer row 3\nbuffer row 4\n\n[Showing lines 3-4 of f.txt; stopped at limit=2. The file has 131 bytes (131 B) and 10 lines. Continue with read_file(path="f.txt", offset=5, limit=2).]',
-    );
+    expect(text(mid)).toBe('buffer row 3\nbuffer row 4\n\n[Showing lines 3-4 of f.txt; stopped at limit=2. The file has 131 bytes (131 B) and 10 lines. Continue with read_file(path="f.txt", offset=5, limit=2).]');
     expect(mid.details).toMatchObject({ startLine: 3, endLine: 4, truncated: true, via: 'client' });
     const tail = await run(reg, ws, 'read_file', { path: 'f.txt', offset: -2 });
     expect(text(tail)).toMatch(/^buffer row 9\nbuffer row 10\n\n\[Showing lines 9-10 of f.txt, the end of the file\./);
@@ -208,10 +206,7 @@ describe('edit_file through the client', () => {
 
   it('serializes edits of one path: two edits sent together both land in the buffer', async () => {
     const { ws, file, client, reg } = setup('x', 'first\nsecond\n');
-    const [a, b] = await Promise.all([
-      run(reg, ws, 'edit_file', { path: 'f.txt', edits: [{ oldText: 'first', newText: 'FIRST' }] }),
-      run(reg, ws, 'edit_file', { path: 'f.txt', edits: [{ oldText: 'second', newText: 'SECOND' }] }),
-    ]);
+    const [a, b] = await Promise.all([run(reg, ws, 'edit_file', { path: 'f.txt', edits: [{ oldText: 'first', newText: 'FIRST' }] }), run(reg, ws, 'edit_file', { path: 'f.txt', edits: [{ oldText: 'second', newText: 'SECOND' }] })]);
     expect([a.isError, b.isError]).toEqual([false, false]);
     expect(client.buffers.get(file)).toBe('FIRST\nSECOND\n');
     expect(client.calls).toEqual([`read ${file}`, `write ${file}`, `read ${file}`, `write ${file}`]);

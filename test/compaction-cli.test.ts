@@ -86,13 +86,17 @@ describe('in a run', () => {
     writeFileSync(join(cwd, 'notes.md'), 'short notes\n');
     // Reported usage calibrates the context size: the third response says the context is near the
     // 4,096-token window, so the check before the fourth request compacts.
-    const script = writeScript(cwd, [
-      { text: big('one'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 1000, output: 100 } },
-      { text: big('two'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 2000, output: 100 } },
-      { text: big('three'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 3500, output: 100 } },
-      summaryTurn('FACT: compacted mid-run'),
-      { text: 'finished' },
-    ], 's.json');
+    const script = writeScript(
+      cwd,
+      [
+        { text: big('one'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 1000, output: 100 } },
+        { text: big('two'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 2000, output: 100 } },
+        { text: big('three'), toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], usage: { input: 3500, output: 100 } },
+        summaryTurn('FACT: compacted mid-run'),
+        { text: 'finished' },
+      ],
+      's.json',
+    );
     // Only read_file: the other tools' schemas would fill much of a 4,096-token window by themselves.
     const args = ['--script', script, '--no-session', '--tools', 'read_file', '--context-window', '4096', 'work through it'];
     const text = await cliInProcess(args, { cwd, home });
@@ -114,7 +118,11 @@ describe('in a run', () => {
     const r = await cliInProcess(['--session', file, '--script', off, '--no-compact', 'more'], { cwd, home });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/context_overflow error: .*compaction is off: --no-compact or compaction\.enabled: false/);
-    expect(SessionStore.open(file).entries().some((e) => e.type === 'compaction' || e.type === 'compaction_failed')).toBe(false);
+    expect(
+      SessionStore.open(file)
+        .entries()
+        .some((e) => e.type === 'compaction' || e.type === 'compaction_failed'),
+    ).toBe(false);
 
     const on = writeScript(cwd, [overflow, summaryTurn('FACT: recovered'), { text: 'fits now' }], 'on.json');
     const ok = await cliInProcess(['--session', file, '--script', on, '--context-window', '16384', 'more'], { cwd, home });
@@ -160,7 +168,11 @@ describe('branch summaries', () => {
     const summary = path.find((e) => e.type === 'branch_summary') as BranchSummaryEntry;
     expect(summary).toMatchObject({ parentId: firstAnswer, fromId: oldLeaf });
     expect(summary.summarizedIds).toHaveLength(4);
-    expect(projectMessages(path).map((m) => textOf(m.content)).join('\n')).toContain('FACT: questions 1 and 2 were answered on the left branch');
+    expect(
+      projectMessages(path)
+        .map((m) => textOf(m.content))
+        .join('\n'),
+    ).toContain('FACT: questions 1 and 2 were answered on the left branch');
     // The left branch is still there, whole.
     expect(after.get(oldLeaf)).toBeDefined();
     expect((await cliInProcess(['--summarize-left', 'x'], { cwd, home })).stderr).toMatch(/--summarize-left goes with --branch ENTRY/);

@@ -41,7 +41,36 @@ const WORDS = (
   'internationalization misconfigured asynchronously deterministic serialization unexpectedly straightforward rewrite ' +
   'migrate deploy cache timeout retry overflow context budget chunk merge handler buffer stream parse schema'
 ).split(' ');
-const IDENT_PARTS = ['session', 'store', 'plan', 'entry', 'token', 'count', 'result', 'message', 'path', 'index', 'value', 'config', 'options', 'handler', 'buffer', 'stream', 'event', 'error', 'kept', 'cut', 'chunk', 'budget', 'window', 'file', 'id', 'map', 'list', 'tree'];
+const IDENT_PARTS = [
+  'session',
+  'store',
+  'plan',
+  'entry',
+  'token',
+  'count',
+  'result',
+  'message',
+  'path',
+  'index',
+  'value',
+  'config',
+  'options',
+  'handler',
+  'buffer',
+  'stream',
+  'event',
+  'error',
+  'kept',
+  'cut',
+  'chunk',
+  'budget',
+  'window',
+  'file',
+  'id',
+  'map',
+  'list',
+  'tree',
+];
 const TYPES = ['string', 'number', 'boolean', 'Message[]', 'Promise<void>', 'Record<string, unknown>', 'SessionEntry | undefined', 'readonly string[]'];
 const EXTS = ['ts', 'js', 'mjs', 'json', 'md', 'py', 'rs', 'go', 'tsx', 'yaml', 'lock', 'txt', 'sh'];
 const DIRS = ['src', 'lib', 'test', 'docs', 'bench', 'session', 'agent', 'model', 'tools', 'node_modules', 'dist', 'fixtures', '.github', 'workflows', 'packages', 'core', 'utils', 'internal'];
@@ -173,17 +202,32 @@ function paths(r: Rng, size: number): string {
 
 const CJK = [
   // Chinese
-  '请帮我检查这个函数为什么会返回空值。', '我已经修改了配置文件，现在可以重新运行测试了。', '这个错误通常是因为网络连接超时导致的。',
-  '会话压缩之后，模型只能看到摘要和最近的消息。', '我们需要在提交之前确认所有的测试都通过。', '文件路径不存在，请确认当前的工作目录是否正确。',
-  '今天天气很好，我们去公园散步吧。', '读取文件时出现了权限错误，需要管理员权限。', '性能测试的结果比预期的要慢两倍。',
+  '请帮我检查这个函数为什么会返回空值。',
+  '我已经修改了配置文件，现在可以重新运行测试了。',
+  '这个错误通常是因为网络连接超时导致的。',
+  '会话压缩之后，模型只能看到摘要和最近的消息。',
+  '我们需要在提交之前确认所有的测试都通过。',
+  '文件路径不存在，请确认当前的工作目录是否正确。',
+  '今天天气很好，我们去公园散步吧。',
+  '读取文件时出现了权限错误，需要管理员权限。',
+  '性能测试的结果比预期的要慢两倍。',
   '请不要修改公共接口，只改内部实现。',
   // Japanese
-  'このファイルを読み込んで、内容を要約してください。', 'テストがすべて成功したので、次の作業に進みます。', '設定ファイルの形式が正しくないようです。',
-  '会話の前半は要約され、最近のメッセージだけが残ります。', 'エラーメッセージをそのまま引用してください。', '東京の天気は明日から雨になるでしょう。',
-  'ツールの呼び出しが中断されたため、結果は不明です。', 'ありがとうございます。よろしくお願いします。',
+  'このファイルを読み込んで、内容を要約してください。',
+  'テストがすべて成功したので、次の作業に進みます。',
+  '設定ファイルの形式が正しくないようです。',
+  '会話の前半は要約され、最近のメッセージだけが残ります。',
+  'エラーメッセージをそのまま引用してください。',
+  '東京の天気は明日から雨になるでしょう。',
+  'ツールの呼び出しが中断されたため、結果は不明です。',
+  'ありがとうございます。よろしくお願いします。',
   // Korean
-  '이 함수가 왜 빈 값을 반환하는지 확인해 주세요.', '설정 파일을 수정했으니 테스트를 다시 실행해 보겠습니다.', '네트워크 연결 시간이 초과되어 요청이 실패했습니다.',
-  '대화의 앞부분은 요약되고 최근 메시지만 남습니다.', '파일 경로가 존재하지 않습니다. 작업 디렉터리를 확인하세요.', '오늘은 날씨가 좋아서 산책하기에 좋습니다.',
+  '이 함수가 왜 빈 값을 반환하는지 확인해 주세요.',
+  '설정 파일을 수정했으니 테스트를 다시 실행해 보겠습니다.',
+  '네트워크 연결 시간이 초과되어 요청이 실패했습니다.',
+  '대화의 앞부분은 요약되고 최근 메시지만 남습니다.',
+  '파일 경로가 존재하지 않습니다. 작업 디렉터리를 확인하세요.',
+  '오늘은 날씨가 좋아서 산책하기에 좋습니다.',
   '모든 테스트가 통과한 후에 커밋하겠습니다.',
 ];
 
@@ -218,9 +262,7 @@ function mixed(r: Rng, size: number): string {
 const HEX_CHARS = '0123456789abcdef';
 function hexIds(r: Rng, size: number): string {
   const hex = (n: number) => Array.from({ length: n }, () => HEX_CHARS[r.int(0, 15)]).join('');
-  return Array.from({ length: size * 2 }, () =>
-    r.pick([() => hex(40), () => `${hex(7)} ${sentence(r)}`, () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`, () => `sha256-${hex(64)}`])(),
-  ).join('\n');
+  return Array.from({ length: size * 2 }, () => r.pick([() => hex(40), () => `${hex(7)} ${sentence(r)}`, () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`, () => `sha256-${hex(64)}`])()).join('\n');
 }
 function base64(r: Rng, size: number): string {
   const bytes = Buffer.from(Array.from({ length: size * 60 }, () => r.int(0, 255)));
@@ -232,8 +274,14 @@ function emoji(r: Rng, size: number): string {
 }
 /** Alphabets the estimate counts at half a token a character, which cl100k splits much finer (Greek, Hebrew, Arabic, Thai, Devanagari), and symbols. */
 const OTHER_SCRIPTS = [
-  'Ελληνικά γράμματα: αβγδε.', 'Η γρήγορη καφέ αλεπού πηδάει πάνω από τον τεμπέλη σκύλο.', 'שלום, מזג האוויר יפה מאוד היום.',
-  'مرحبا، الطقس جميل جدا اليوم.', 'สวัสดีครับ วันนี้อากาศดีมาก', 'नमस्ते, आज मौसम बहुत अच्छा है।', '┌────┬────┐ │ a  │ b  │ └────┴────┘', '→ ← ✓ ✗ • … « » ≤ ≥ ≠ ± × ∞',
+  'Ελληνικά γράμματα: αβγδε.',
+  'Η γρήγορη καφέ αλεπού πηδάει πάνω από τον τεμπέλη σκύλο.',
+  'שלום, מזג האוויר יפה מאוד היום.',
+  'مرحبا، الطقس جميل جدا اليوم.',
+  'สวัสดีครับ วันนี้อากาศดีมาก',
+  'नमस्ते, आज मौसम बहुत अच्छा है।',
+  '┌────┬────┐ │ a  │ b  │ └────┴────┘',
+  '→ ← ✓ ✗ • … « » ≤ ≥ ≠ ± × ∞',
 ];
 function otherScripts(r: Rng, size: number): string {
   return Array.from({ length: size }, () => r.pick(OTHER_SCRIPTS)).join(' ');
@@ -514,14 +562,20 @@ describe('compacting random sessions (compactSession with a deterministic summar
   };
 
   it('the next request is valid after compacting a session that ended at a turn boundary', async () => {
-    await fc.assert(fc.asyncProperty(sessionArb, keepArb, (ops, keep) => validAfterCompaction(ops, keep, true)), ASYNC_RUNS);
+    await fc.assert(
+      fc.asyncProperty(sessionArb, keepArb, (ops, keep) => validAfterCompaction(ops, keep, true)),
+      ASYNC_RUNS,
+    );
   });
 
   // Fails as of this writing: the compaction entry is appended after the killed run's assistant
   // message, and unansweredToolCalls stops at the first entry that is not a message (it returns []),
   // so the next run does not answer those calls and sends them unanswered.
   it('the next request is valid after compacting a session that ended mid-turn (a killed run)', async () => {
-    await fc.assert(fc.asyncProperty(sessionArb, keepArb, (ops, keep) => validAfterCompaction(ops, keep, false)), ASYNC_RUNS);
+    await fc.assert(
+      fc.asyncProperty(sessionArb, keepArb, (ops, keep) => validAfterCompaction(ops, keep, false)),
+      ASYNC_RUNS,
+    );
   });
 
   it('the projection shrinks whenever the plan summarized an entry bigger than the summary', async () => {
@@ -654,7 +708,17 @@ describe('the token estimate against o200k_base and cl100k_base', () => {
       }
       ratios.sort((a, b) => a - b);
       const q = (p: number) => ratios[Math.floor(p * (ratios.length - 1))].toFixed(3);
-      rows[name] = { samples: texts.length, [`< ${MARGIN}`]: `${((100 * below) / texts.length).toFixed(2)}%`, [`< ${MARGIN} − ${ROUNDING}`]: `${((100 * belowWithRounding) / texts.length).toFixed(2)}%`, worst: worst.ratio.toFixed(3), p1: q(0.01), median: q(0.5), max: q(1), overall: (estimated / counted).toFixed(3), worstText: JSON.stringify(worst.text.slice(0, 60)) };
+      rows[name] = {
+        samples: texts.length,
+        [`< ${MARGIN}`]: `${((100 * below) / texts.length).toFixed(2)}%`,
+        [`< ${MARGIN} − ${ROUNDING}`]: `${((100 * belowWithRounding) / texts.length).toFixed(2)}%`,
+        worst: worst.ratio.toFixed(3),
+        p1: q(0.01),
+        median: q(0.5),
+        max: q(1),
+        overall: (estimated / counted).toFixed(3),
+        worstText: JSON.stringify(worst.text.slice(0, 60)),
+      };
     }
     console.table(rows);
   }, 900_000);

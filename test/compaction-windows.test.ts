@@ -77,7 +77,9 @@ describe('after an overflow, keep less', () => {
     const { result } = await scriptedRun({ store, prompt: huge, turns: Array.from({ length: 8 }, () => overflow('prompt is too long: 16000 tokens > 8192 maximum')), compaction: compactionFor(quotingSummarizer(), 128_000) });
     expect(result.stopReason).toBe('error');
     const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user' && textOf(e.message.content) === huge)!;
-    expect(result.error?.message).toMatch(new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about 1[45]\\d{3} tokens\\)`));
+    expect(result.error?.message).toMatch(
+      new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about 1[45]\\d{3} tokens\\)`),
+    );
   });
 
   it('when the provider counted the messages within its window, the error says the reserved output is what does not fit', async () => {

@@ -24,7 +24,14 @@ const assistant = (text: string, calls: ToolCall[] = []): AssistantMessage => ({
   usage: emptyUsage(),
 });
 const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({ type: 'toolCall', id, name, arguments: args });
-const result = (id: string, name: string, text: string, details?: Record<string, unknown>): Message => ({ role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text }], isError: false, ...(details ? { details } : {}) });
+const result = (id: string, name: string, text: string, details?: Record<string, unknown>): Message => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: name,
+  content: [{ type: 'text', text }],
+  isError: false,
+  ...(details ? { details } : {}),
+});
 
 /** A session of `turns` user → assistant(read_file) → result → assistant turns, each about `size` characters. */
 function longSession(turns: number, size = 2000, store = SessionStore.inMemory({ cwd: '/w' }), from = 0): SessionStore {
@@ -208,7 +215,13 @@ describe('the summary', () => {
 
 describe('failure safety', () => {
   it.each([
-    ['a failed summary call', (async () => { throw new Error('529 overloaded'); }) as Summarizer, /529 overloaded/],
+    [
+      'a failed summary call',
+      (async () => {
+        throw new Error('529 overloaded');
+      }) as Summarizer,
+      /529 overloaded/,
+    ],
     ['an empty summary', (async () => '   ') as Summarizer, /empty/],
     ['a summary without its sections', (async () => '## Goal\nsomething') as Summarizer, /lacks the sections "Constraints and preferences"/],
   ])('%s: no compaction entry, nothing lost, a side record and compaction_end ok: false', async (_name, summarize, why) => {
@@ -242,8 +255,7 @@ describe('failure safety', () => {
 });
 
 describe('in the loop', () => {
-  const work = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ text: `step ${i} ${'w'.repeat(8000)}`, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }));
+  const work = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `step ${i} ${'w'.repeat(8000)}`, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }));
 
   it('the threshold check runs before every request inside a run, not only at its end', async () => {
     const cwd = tempDir();
@@ -329,7 +341,12 @@ describe('in the loop', () => {
     expect(result.stopReason).toBe('error');
     expect(result.error?.message).toMatch(/is larger than the model's window \(4096\), and compacting it failed: the summary came back empty/);
     expect(model.requests).toEqual([]);
-    expect(store.entries().slice(before).map((e) => e.type)).toEqual(expect.arrayContaining(['compaction_failed']));
+    expect(
+      store
+        .entries()
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(expect.arrayContaining(['compaction_failed']));
     expect(store.entries().some((e) => e.type === 'compaction')).toBe(false);
   });
 
@@ -338,7 +355,13 @@ describe('in the loop', () => {
     const { result, events } = await scriptedRun({
       store,
       turns: [{ error: { kind: 'context_overflow', message: 'prompt is too long' } }],
-      compaction: compactionFor(async () => { throw new Error('summarizer unreachable'); }, 128_000, { keepRecentTokens: 1500 }),
+      compaction: compactionFor(
+        async () => {
+          throw new Error('summarizer unreachable');
+        },
+        128_000,
+        { keepRecentTokens: 1500 },
+      ),
     });
     expect(result.stopReason).toBe('error');
     expect(result.error).toMatchObject({ kind: 'context_overflow', message: expect.stringMatching(/tried to compact the conversation and retry, but the compaction failed: .*summarizer unreachable/) });

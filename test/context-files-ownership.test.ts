@@ -154,9 +154,7 @@ describe('context files above the workspace: owned by you or root, writable by n
     const run = await cliInProcess(['--script', script, '--no-session', 'hi'], { cwd, home: l.home });
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n').filter((s) => s.includes('was not loaded'));
-    expect(lines).toEqual(
-      expect.arrayContaining([expect.stringMatching(new RegExp(`^(mini-agent: )?warning: context file ${l.file}.*writable by every user \\(mode 0777\\)`))]),
-    );
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(mini-agent: )?warning: context file ${l.file}.*writable by every user \\(mode 0777\\)`))]));
     if (isRoot) expect(lines).toEqual(expect.arrayContaining([expect.stringContaining(`context file ${join(l.above, 'mid', 'CLAUDE.md')} was not loaded: the file is owned by uid 65534`)]));
     const shown = await cliInProcess(['--show-config'], { cwd, home: l.home });
     expect(shown.code).toBe(0);

@@ -7,15 +7,7 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  contextSection,
-  cutMarker,
-  foldersDownTo,
-  headWithin,
-  loadContextFiles,
-  nestedContextTracker,
-  type LoadedContext,
-} from '../src/extensions/context-files.js';
+import { contextSection, cutMarker, foldersDownTo, headWithin, loadContextFiles, nestedContextTracker, type LoadedContext } from '../src/extensions/context-files.js';
 import { tempDir } from './support/helpers.js';
 
 function write(path: string, text: string): string {
@@ -244,8 +236,7 @@ describe('nested context files', () => {
     const cwd = setup();
     const t = nestedContextTracker({ cwd });
     expect(t.forPaths([join(cwd, 'packages', 'api', 'src', 'index.ts')])).toBe(
-      '\n\n[Instructions for packages/ from packages/AGENTS.md, shown once this run:]\npackages rules' +
-        '\n\n[Instructions for packages/api/ from packages/api/CLAUDE.md, shown once this run:]\napi rules',
+      '\n\n[Instructions for packages/ from packages/AGENTS.md, shown once this run:]\npackages rules' + '\n\n[Instructions for packages/api/ from packages/api/CLAUDE.md, shown once this run:]\napi rules',
     );
     expect(t.forPaths([join(cwd, 'packages', 'api', 'src', 'index.ts')])).toBeUndefined();
     // A folder path counts itself; the packages folder was already given.
@@ -254,8 +245,7 @@ describe('nested context files', () => {
     expect(t.forPaths([join(cwd, 'packages', 'api')])).toBeUndefined();
     t.reset();
     expect(t.forPaths([join(cwd, 'packages', 'api', 'new-file.ts'), join(cwd, 'packages', 'api', 'src')])).toBe(
-      '\n\n[Instructions for packages/ from packages/AGENTS.md, shown once this run:]\npackages rules' +
-        '\n\n[Instructions for packages/api/ from packages/api/CLAUDE.md, shown once this run:]\napi rules, edited',
+      '\n\n[Instructions for packages/ from packages/AGENTS.md, shown once this run:]\npackages rules' + '\n\n[Instructions for packages/api/ from packages/api/CLAUDE.md, shown once this run:]\napi rules, edited',
     );
   });
 
@@ -276,11 +266,7 @@ describe('nested context files', () => {
     expect(t.forPaths([join(cwd, 'tools', 'a.ts')])).toBeUndefined();
     write(join(cwd, 'tools', 'AGENTS.md'), 'x'.repeat(29) + '\n' + 'y'.repeat(200) + '\n');
     const out = t.forPaths([join(cwd, 'tools', 'a.ts')])!;
-    expect(out).toBe(
-      '\n\n[Instructions for tools/ from tools/AGENTS.md, shown once this run:]\n' +
-        'x'.repeat(29) +
-        '\n[… cut: 30 of 231 bytes of tools/AGENTS.md shown; nested instructions are capped at 200 bytes per file]',
-    );
+    expect(out).toBe('\n\n[Instructions for tools/ from tools/AGENTS.md, shown once this run:]\n' + 'x'.repeat(29) + '\n[… cut: 30 of 231 bytes of tools/AGENTS.md shown; nested instructions are capped at 200 bytes per file]');
   });
 
   it('a symlinked workspace: real paths and paths as written both count', () => {

@@ -174,7 +174,7 @@ describe('--max-cost and budget.maxCostUsd', () => {
     expect(bad.stderr).toMatch(/config\.json: "budget\.maxCostUsd" must be a number > 0 \(US dollars\)/);
   });
 
-  it('an untrusted project config can lower the user\'s budget, not raise it', async () => {
+  it("an untrusted project config can lower the user's budget, not raise it", async () => {
     const lowered = await serve([{ body: toolTurn(20_000) }, { body: answer(20_200) }]);
     const low = await cliInProcess([...flags(lowered.url, 'gpt-4.1'), 'read a.txt'], { cwd: workspace({ budget: { maxCostUsd: 0.3 } }), home: home({ budget: { maxCostUsd: 5 } }) });
     expect(low.code, low.stderr).toBe(3);

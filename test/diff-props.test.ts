@@ -42,9 +42,12 @@ function replay(before: string, after: string): string {
 
 describe('lineSpans over random texts', () => {
   it('applied to the old text, the spans give exactly the new text', () => {
-    fc.assert(fc.property(fc.oneof(fc.tuple(text, text), edited), ([before, after]) => {
-      expect(replay(before, after)).toBe(after);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(text, text), edited), ([before, after]) => {
+        expect(replay(before, after)).toBe(after);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('spans are in order, apart, cut at line starts, and each one changes something', () => {
@@ -65,9 +68,11 @@ describe('lineSpans over random texts', () => {
   });
 
   it('a text against itself has no spans', () => {
-    fc.assert(fc.property(text, (t) => {
-      expect(lineSpans(t, t)).toEqual([]);
-    }));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(lineSpans(t, t)).toEqual([]);
+      }),
+    );
   });
 });
 
@@ -92,9 +97,12 @@ describe('wordDiff over random line pairs', () => {
 
   it('a line against itself is one unchanged piece', () => {
     fc.assert(
-      fc.property(codeLine.filter((l) => l.length > 0), (l) => {
-        expect(wordDiff(l, l)).toEqual({ removed: [{ text: l, changed: false }], added: [{ text: l, changed: false }] });
-      }),
+      fc.property(
+        codeLine.filter((l) => l.length > 0),
+        (l) => {
+          expect(wordDiff(l, l)).toEqual({ removed: [{ text: l, changed: false }], added: [{ text: l, changed: false }] });
+        },
+      ),
     );
   });
 });

@@ -85,10 +85,16 @@ function applyDiff(oldLines: string[], res: ToolResult): string[] {
 /** A file's lines as the diff shows them: split on \n, one trailing \r dropped, no empty line after a final \n. */
 function linesOf(content: string): string[] {
   if (content === '') return [];
-  return content.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+  return content
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''));
 }
 
-const tmpLeftovers = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.tmp'));
+const tmpLeftovers = (dir: string) =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.tmp'));
 
 describe('edit_file: exact matches', () => {
   it('replaces a unique oldText, shows a numbered diff with context, and reports the details', async () => {
@@ -253,7 +259,13 @@ describe('edit_file: encodings and line endings', () => {
 
   it('keeps a UTF-8 byte order mark, also when the edit is at the very start', async () => {
     const { ws, file } = workspaceWith(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('start here\nnaïve 😀\n')]));
-    const res = await edit(ws, { path: 'f.txt', edits: [{ oldText: 'start', newText: 'begin' }, { oldText: 'naïve 😀', newText: 'naïf ☃' }] });
+    const res = await edit(ws, {
+      path: 'f.txt',
+      edits: [
+        { oldText: 'start', newText: 'begin' },
+        { oldText: 'naïve 😀', newText: 'naïf ☃' },
+      ],
+    });
     expect(res.isError).toBe(false);
     expect(readFileSync(file).equals(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('begin here\nnaïf ☃\n')]))).toBe(true);
   });
@@ -275,7 +287,13 @@ describe('edit_file: encodings and line endings', () => {
 // astral characters, look-alike quotes and dashes. Never the sentinels ⟦ ⟧.
 const piece = fc.constantFrom('a', 'b', 'z', ' ', '  ', '\t', '\n', '\r\n', '\r', 'é', '😀', '“', '’', '—', '\u00a0', '{', '}', ';', 'x = 1');
 const chunk = (max: number) => fc.array(piece, { maxLength: max }).map((a) => a.join(''));
-const oneLine = (max: number) => fc.array(piece.filter((p) => !/[\r\n]/.test(p)), { maxLength: max }).map((a) => a.join(''));
+const oneLine = (max: number) =>
+  fc
+    .array(
+      piece.filter((p) => !/[\r\n]/.test(p)),
+      { maxLength: max },
+    )
+    .map((a) => a.join(''));
 
 describe('edit_file: every byte outside the edited spans is kept (properties)', () => {
   it('several unique edits, in any order, on random content: the whole file is exactly the expected bytes, and the diff applies', async () => {
@@ -334,25 +352,16 @@ describe('edit_file: every byte outside the edited spans is kept (properties)', 
     const reg = registry();
     const spaces = (min: number, max: number) => fc.array(fc.constantFrom(' ', '\t'), { minLength: min, maxLength: max }).map((a) => a.join(''));
     await fc.assert(
-      fc.asyncProperty(
-        chunk(15),
-        chunk(15),
-        spaces(0, 6),
-        spaces(1, 3),
-        spaces(0, 3),
-        spaces(0, 4),
-        fc.constantFrom('\n', '\r\n'),
-        async (head, tail, indent, inner, trailing, modelIndent, eol) => {
-          const prefix = head === '' ? '' : `${head}\n`;
-          const before = `${prefix}${indent}call(⟦k⟧,${inner}arg)${trailing}${eol}${tail}`;
-          writeFileSync(file, before);
-          const oldText = `${modelIndent}call(⟦k⟧, arg)`;
-          const res = await edit(ws, { path: 'p.txt', edits: [{ oldText, newText: `${modelIndent}done(⟦k⟧)` }] }, reg);
-          expect(res.isError, text(res)).toBe(false);
-          expect(res.details?.tolerant).toEqual(before.includes(oldText) ? null : [{ edit: 1, kind: 'whitespace' }]);
-          expect(readFileSync(file, 'utf8')).toBe(`${prefix}${indent}done(⟦k⟧)${trailing}${eol}${tail}`);
-        },
-      ),
+      fc.asyncProperty(chunk(15), chunk(15), spaces(0, 6), spaces(1, 3), spaces(0, 3), spaces(0, 4), fc.constantFrom('\n', '\r\n'), async (head, tail, indent, inner, trailing, modelIndent, eol) => {
+        const prefix = head === '' ? '' : `${head}\n`;
+        const before = `${prefix}${indent}call(⟦k⟧,${inner}arg)${trailing}${eol}${tail}`;
+        writeFileSync(file, before);
+        const oldText = `${modelIndent}call(⟦k⟧, arg)`;
+        const res = await edit(ws, { path: 'p.txt', edits: [{ oldText, newText: `${modelIndent}done(⟦k⟧)` }] }, reg);
+        expect(res.isError, text(res)).toBe(false);
+        expect(res.details?.tolerant).toEqual(before.includes(oldText) ? null : [{ edit: 1, kind: 'whitespace' }]);
+        expect(readFileSync(file, 'utf8')).toBe(`${prefix}${indent}done(⟦k⟧)${trailing}${eol}${tail}`);
+      }),
       { numRuns: 150 },
     );
   });
@@ -564,7 +573,13 @@ describe('edit_file: files', () => {
     const { ws } = workspaceWith('a b c\n');
     await edit(ws, { path: 'f.txt', edits: [{ oldText: 'a', newText: 'x' }] });
     await edit(ws, { path: 'f.txt', edits: [{ oldText: 'zzz', newText: 'y' }] });
-    await edit(ws, { path: 'f.txt', edits: [{ oldText: 'b', newText: 'y' }, { oldText: 'b c', newText: 'q' }] });
+    await edit(ws, {
+      path: 'f.txt',
+      edits: [
+        { oldText: 'b', newText: 'y' },
+        { oldText: 'b c', newText: 'q' },
+      ],
+    });
     expect(readdirSync(ws)).toEqual(['f.txt']);
     expect(readFileSync(join(ws, 'f.txt'), 'utf8')).toBe('x b c\n');
   });
@@ -574,10 +589,7 @@ describe('edit_file: the per-path queue', () => {
   it('two edits of one file started at the same time both land', async () => {
     const { ws, file } = workspaceWith('one\ntwo\nthree\n');
     const reg = registry();
-    const [a, b] = await Promise.all([
-      edit(ws, { path: 'f.txt', edits: [{ oldText: 'one', newText: 'ONE' }] }, reg),
-      edit(ws, { path: join(ws, 'f.txt'), edits: [{ oldText: 'three', newText: 'THREE' }] }, reg),
-    ]);
+    const [a, b] = await Promise.all([edit(ws, { path: 'f.txt', edits: [{ oldText: 'one', newText: 'ONE' }] }, reg), edit(ws, { path: join(ws, 'f.txt'), edits: [{ oldText: 'three', newText: 'THREE' }] }, reg)]);
     expect([a.isError, b.isError]).toEqual([false, false]);
     expect(readFileSync(file, 'utf8')).toBe('ONE\ntwo\nTHREE\n');
   });
@@ -587,10 +599,7 @@ describe('edit_file: the per-path queue', () => {
     const queue = new PathQueue();
     const reg = new ToolRegistry([createEditFileTool({ queue }), createWriteFileTool({ queue })]);
     const ctx = { cwd: ws, signal: new AbortController().signal };
-    const [w, e] = await Promise.all([
-      reg.execute(call('write_file', { path: 'f.txt', content: 'fresh content\n' }), ctx),
-      reg.execute(call('edit_file', { path: 'f.txt', edits: [{ oldText: 'fresh', newText: 'edited' }] }), ctx),
-    ]);
+    const [w, e] = await Promise.all([reg.execute(call('write_file', { path: 'f.txt', content: 'fresh content\n' }), ctx), reg.execute(call('edit_file', { path: 'f.txt', edits: [{ oldText: 'fresh', newText: 'edited' }] }), ctx)]);
     expect([w.isError, e.isError]).toEqual([false, false]);
     expect(readFileSync(file, 'utf8')).toBe('edited content\n');
   });

@@ -14,7 +14,26 @@ function press(editor: LineEditor, input: string): KeyResult[] {
 }
 
 const key = (name: NamedKey['name'], mods: { ctrl?: boolean; alt?: boolean; shift?: boolean } = {}): NamedKey => ({ name, ctrl: !!mods.ctrl, alt: !!mods.alt, shift: !!mods.shift });
-const K = { enter: '\r', altEnter: '\x1b\r', left: '\x1b[D', right: '\x1b[C', up: '\x1b[A', down: '\x1b[B', home: '\x1b[H', end: '\x1b[F', bs: '\x7f', del: '\x1b[3~', ctrlLeft: '\x1b[1;5D', ctrlRight: '\x1b[1;5C', altLeft: '\x1b\x1b[D', ctrlA: '\x01', ctrlE: '\x05', ctrlU: '\x15', ctrlK: '\x0b', ctrlW: '\x17' };
+const K = {
+  enter: '\r',
+  altEnter: '\x1b\r',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  home: '\x1b[H',
+  end: '\x1b[F',
+  bs: '\x7f',
+  del: '\x1b[3~',
+  ctrlLeft: '\x1b[1;5D',
+  ctrlRight: '\x1b[1;5C',
+  altLeft: '\x1b\x1b[D',
+  ctrlA: '\x01',
+  ctrlE: '\x05',
+  ctrlU: '\x15',
+  ctrlK: '\x0b',
+  ctrlW: '\x17',
+};
 const bracketed = (text: string) => PASTE_START + text + PASTE_END;
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
 
@@ -366,10 +385,7 @@ describe('the line editor: render', () => {
 
 // ---- properties over random key sequences ----
 
-const anyText = fc.oneof(
-  fc.string({ unit: 'grapheme', maxLength: 5 }),
-  fc.constantFrom('漢字', '👨‍👩‍👧‍👦', '🇫🇷', '\u0301', 'e', ' ', '.', '\\', '\t', '❤️', 'word'),
-);
+const anyText = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 5 }), fc.constantFrom('漢字', '👨‍👩‍👧‍👦', '🇫🇷', '\u0301', 'e', ' ', '.', '\\', '\t', '❤️', 'word'));
 const namedKey = fc
   .record({
     name: fc.constantFrom<NamedKey['name']>('enter', 'backspace', 'delete', 'left', 'right', 'up', 'down', 'home', 'end', 'tab', 'escape', 'a', 'e', 'u', 'k', 'w', 'j', 'b', 'f', 'd'),
@@ -441,13 +457,20 @@ describe('the line editor: properties', () => {
 
   it('property: typed text ends up in the buffer as typed, and the wrapped lines hold it all', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 8 }).filter((s) => !/[\p{Cc}]/u.test(s)), { maxLength: 20 }), fc.integer({ min: 6, max: 40 }), (parts, width) => {
-        const e = new LineEditor();
-        for (const text of parts) e.handleKey({ name: 'text', text });
-        expect(e.text).toBe(parts.join(''));
-        const r = e.render(width);
-        expect(r.lines.map((l) => l.slice(2)).join('')).toBe(parts.join(''));
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 8 }).filter((s) => !/[\p{Cc}]/u.test(s)),
+          { maxLength: 20 },
+        ),
+        fc.integer({ min: 6, max: 40 }),
+        (parts, width) => {
+          const e = new LineEditor();
+          for (const text of parts) e.handleKey({ name: 'text', text });
+          expect(e.text).toBe(parts.join(''));
+          const r = e.render(width);
+          expect(r.lines.map((l) => l.slice(2)).join('')).toBe(parts.join(''));
+        },
+      ),
       { numRuns: 500 },
     );
   });

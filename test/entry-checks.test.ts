@@ -22,10 +22,20 @@ const GENERATED = fileURLToPath(new URL('../src/session/entry-checks.generated.t
 /** One entry of every kind, written through the store API. */
 function entriesOfEveryKind(): readonly SessionEntry[] {
   const store = SessionStore.inMemory({ cwd: '/w' });
-  const u = store.appendMessage({ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+  const u = store.appendMessage({
+    role: 'user',
+    content: [
+      { type: 'text', text: 'hi' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    ],
+  });
   const a = store.appendMessage({
     role: 'assistant',
-    content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'ok' }, { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a' } }],
+    content: [
+      { type: 'thinking', thinking: 'hmm' },
+      { type: 'text', text: 'ok' },
+      { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a' } },
+    ],
     stopReason: 'toolUse',
     usage: emptyUsage(),
     model: 'm',
@@ -58,7 +68,7 @@ function variants(entry: Record<string, unknown>): unknown[] {
 }
 
 describe('the generated entry checks', () => {
-  it('match the entry kinds\' schemas (regenerate: npm run gen:entry-checks)', () => {
+  it("match the entry kinds' schemas (regenerate: npm run gen:entry-checks)", () => {
     const expected = (renderEntryChecks as (k: unknown) => string)(ENTRY_KINDS.map((k) => ({ type: k.type, reading: readingSchema(k), readForm: readForm(k) })));
     if (process.env.UPDATE_ENTRY_CHECKS) writeFileSync(GENERATED, expected);
     expect(readFileSync(GENERATED, 'utf8'), 'src/session/entry-checks.generated.ts is out of date: run `npm run gen:entry-checks`').toBe(expected);
@@ -84,7 +94,7 @@ describe('the generated entry checks', () => {
   });
 });
 
-describe('a line that does not match its kind\'s schema', () => {
+describe("a line that does not match its kind's schema", () => {
   it('is skipped with a warning that names the problem; the other lines load', () => {
     const file = join(tempDir(), 's.jsonl');
     const store = SessionStore.create(file, { cwd: '/w' });

@@ -38,7 +38,7 @@ async function thrown(fn: () => unknown): Promise<unknown> {
 }
 
 describe('one table from error kinds to exit codes', () => {
-  it('every kind maps to a code the README documents: the user\'s mistakes to 2 (usage), an agent in the wrong state or a failed summary to 1 (runtime)', () => {
+  it("every kind maps to a code the README documents: the user's mistakes to 2 (usage), an agent in the wrong state or a failed summary to 1 (runtime)", () => {
     const documented = documentedExitCodes();
     expect(documented.get(1)).toMatch(/^model or runtime error/);
     expect(documented.get(2)).toMatch(/^usage error: .*unusable or locked session file, unknown session or entry/);
@@ -60,7 +60,7 @@ describe('one table from error kinds to exit codes', () => {
 });
 
 describe('kinds through the SDK', () => {
-  it('busy, stale_session and closed are AgentErrors with their kind, not usage errors; an empty prompt and an unknown session still are the user\'s mistakes', async () => {
+  it("busy, stale_session and closed are AgentErrors with their kind, not usage errors; an empty prompt and an unknown session still are the user's mistakes", async () => {
     const cwd = tempDir();
     const home = tempDir('mini-agent-home-');
     const agent = await createAgent({ cwd, home, env: {}, script: writeScript(cwd, [{ text: 'a slow answer to stream', delayMs: 15 }]) });

@@ -110,11 +110,7 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
 
   // A threshold compaction mid-run (a tiny window), then one that fails (ok: false).
   const long = 'x'.repeat(6000);
-  const turnsOfWork = [
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long },
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long },
-    { text: 'Done after compacting.' },
-  ];
+  const turnsOfWork = [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long }, { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }], text: long }, { text: 'Done after compacting.' }];
   runs.compacted = (await scriptedRun({ cwd, turns: turnsOfWork, compaction: compactionFor(quotingSummarizer(), 4096, { reserveTokens: 1000, keepRecentTokens: 900 }) })).events;
   runs.compactionFailed = (
     await scriptedRun({
@@ -178,9 +174,7 @@ async function collectRuns(): Promise<Record<string, AgentEvent[]>> {
   ).events;
 
   // The same call over and over: the loop guard stops the run.
-  runs.loopDetected = (
-    await scriptedRun({ cwd, loopGuard: { warnAfter: 2, stopAfter: 3 }, turns: Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })) })
-  ).events;
+  runs.loopDetected = (await scriptedRun({ cwd, loopGuard: { warnAfter: 2, stopAfter: 3 }, turns: Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })) })).events;
 
   // A call the policy asks about (an execute tool), answered through the SDK: permission_request and permission_decision.
   const asked = await createAgent({
@@ -277,7 +271,10 @@ describe('events of real runs', () => {
     const missing = schemaTypes.filter((t) => !emitted.has(t) && !exempt.includes(t));
     expect(missing, 'event types in the schema that no run emitted').toEqual([]);
     // Keep the exemption list honest: once something emits an exempt type, drop the exemption.
-    expect(exempt.filter((t) => emitted.has(t)), 'exempt types that are now emitted').toEqual([]);
+    expect(
+      exempt.filter((t) => emitted.has(t)),
+      'exempt types that are now emitted',
+    ).toEqual([]);
   });
 
   it('the validator rejects events that break the contract', () => {

@@ -50,7 +50,18 @@ describe('the SDK example (README)', () => {
     writeFileSync(
       tsconfig,
       JSON.stringify({
-        compilerOptions: { allowJs: true, checkJs: true, noEmit: true, strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+        compilerOptions: {
+          allowJs: true,
+          checkJs: true,
+          noEmit: true,
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+        },
         files: [EXAMPLE],
       }),
     );

@@ -25,7 +25,36 @@ import { CHROMIUM, systemToolPath, useSystemTool } from './support/system-tools.
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
 /** Pieces that could end a <script> element, open a comment, break JSON read as JS, or be taken for markup. */
-const PIECES = ['</script>', '</SCRIPT >', '</script', '<script>', '<!--', '-->', '<!-- <script>', '\u2028', '\u2029', '&', '&amp;', '&lt;', '<', '>', '"', "'", '\\', '\n', '\r\n', '\0', '\ud800', '\udfff', '```', '**', '# ', '[a](javascript:x)', '<img src=x onerror=alert(1)>', ' '];
+const PIECES = [
+  '</script>',
+  '</SCRIPT >',
+  '</script',
+  '<script>',
+  '<!--',
+  '-->',
+  '<!-- <script>',
+  '\u2028',
+  '\u2029',
+  '&',
+  '&amp;',
+  '&lt;',
+  '<',
+  '>',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '\r\n',
+  '\0',
+  '\ud800',
+  '\udfff',
+  '```',
+  '**',
+  '# ',
+  '[a](javascript:x)',
+  '<img src=x onerror=alert(1)>',
+  ' ',
+];
 const nastyText = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 12 }).map((a) => a.join(''));
 const nastyTurn = fc.record({ user: nastyText, thinking: nastyText, reply: nastyText, output: nastyText, label: nastyText });
 type Turn = { user: string; thinking: string; reply: string; output: string; label: string };
@@ -36,7 +65,16 @@ function sessionOf(name: string, turns: Turn[]): SessionStore {
   if (name !== '') store.append({ type: 'session_info', name });
   turns.forEach((t, i) => {
     store.appendMessage(user(t.user));
-    store.appendMessage(assistant([{ type: 'thinking', thinking: t.thinking }, { type: 'text', text: t.reply }, { type: 'toolCall', id: `c${i}`, name: 'read_file', arguments: { path: t.output } }], 'toolUse'));
+    store.appendMessage(
+      assistant(
+        [
+          { type: 'thinking', thinking: t.thinking },
+          { type: 'text', text: t.reply },
+          { type: 'toolCall', id: `c${i}`, name: 'read_file', arguments: { path: t.output } },
+        ],
+        'toolUse',
+      ),
+    );
     store.appendMessage(result(`c${i}`, 'read_file', t.output));
     const last = store.appendMessage(assistant([{ type: 'text', text: `${t.reply}\n\n${t.user}` }])).id;
     if (t.label.trim() !== '') store.append({ type: 'label', targetId: last, label: t.label });
@@ -237,7 +275,12 @@ describe('HTML export in headless Chromium', () => {
     const { store, ids } = built;
     const bar = page.locator('#selected-path');
     expect(await bar.getAttribute('data-selected-id')).toBe(store.leafId);
-    expect(await bar.getAttribute('data-path')).toBe(store.activePath().map((e) => e.id).join(' '));
+    expect(await bar.getAttribute('data-path')).toBe(
+      store
+        .activePath()
+        .map((e) => e.id)
+        .join(' '),
+    );
     const main = page.locator('#messages');
     expect(await main.textContent()).toContain('BRANCH-B');
     expect(await main.textContent()).not.toContain('BRANCH-A');
@@ -334,7 +377,15 @@ describe('HTML export in headless Chromium', () => {
     const store = SessionStore.inMemory({ cwd: CWD, id: SESSION_ID, now: fakeClock() });
     store.append({ type: 'session_info', name: 'Markdown check' });
     store.appendMessage(user('Please **format** this:\n```\n# not a heading\n```'));
-    store.appendMessage(assistant([{ type: 'text', text: 'Reading it.' }, { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a.md' } }], 'toolUse'));
+    store.appendMessage(
+      assistant(
+        [
+          { type: 'text', text: 'Reading it.' },
+          { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a.md' } },
+        ],
+        'toolUse',
+      ),
+    );
     store.appendMessage(result('c1', 'read_file', '# Title\n\n**raw** [x](https://example.com/t) ![i](https://example.com/t.png)'));
     store.appendMessage(assistant([{ type: 'text', text: MARKDOWN_REPLY }]));
     const { page: p, requests, errors } = await openExport(exportHtml(store));

@@ -79,7 +79,12 @@ describe('Markdown export', () => {
   test('message text cannot inject HTML or swallow the rest of the transcript', () => {
     const store = SessionStore.inMemory({ cwd: CWD, id: SESSION_ID, now: fakeClock() });
     store.appendMessage(user(`${XSS} and </details> but \`<kept>\` in code`));
-    store.appendMessage(assistant([{ type: 'thinking', thinking: 'end </details> here' }, { type: 'text', text: 'open fence:\n````js\nx < y' }]));
+    store.appendMessage(
+      assistant([
+        { type: 'thinking', thinking: 'end </details> here' },
+        { type: 'text', text: 'open fence:\n````js\nx < y' },
+      ]),
+    );
     store.appendMessage(user('after'));
     const md = exportMarkdown(store);
     expect(md).not.toContain('<script>');

@@ -182,9 +182,15 @@ describe('skills', () => {
     skill(join(cwd, '.mini-agent', 'skills'), 'release', 'Cut a release', 'RELEASE STEPS.');
     const ok = await cliInProcess(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'release', 'version 3'], { cwd, home });
     expect(ok.code).toBe(0);
-    const file = readdirSync(join(home, 'sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
-    const user = readFileSync(join(home, 'sessions', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'message' && e.message.role === 'user');
-    expect(user.message.content[0].text).toMatch(/^<skill name="release"[^]*RELEASE STEPS\.[^]*version 3$/);
+    const file = readdirSync(join(home, 'sessions'), { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.jsonl'))!;
+    const user = readFileSync(join(home, 'sessions', file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'message' && e.message.role === 'user');
+    expect(user.message.content[0].text).toMatch(/^<skill name="release"[\s\S]*RELEASE STEPS\.[\s\S]*version 3$/);
     const bad = await cliInProcess(['--script', writeScript(cwd, [{ text: 'done' }]), '--skill', 'nope', 'x'], { cwd, home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no skill named "nope" (skills: release)');

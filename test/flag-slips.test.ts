@@ -33,7 +33,10 @@ describe('--verbose in every mode', () => {
     const bad = await client.send({ type: 'no_such_command', id: 'x1' });
     expect(bad.ok).toBe(false);
     expect((await client.end()).code).toBe(0);
-    expect(client.lines.every((l) => typeof l === 'object'), 'stdout is JSON lines only').toBe(true);
+    expect(
+      client.lines.every((l) => typeof l === 'object'),
+      'stdout is JSON lines only',
+    ).toBe(true);
     expect(client.stderr).not.toContain('Unknown option');
     expect(client.stderr).toMatch(/^mini-agent: session [0-9a-f-]{36} \(.*\.jsonl\)$/m);
     expect(client.stderr).toContain('mini-agent: command prompt (id "p1"): ok');

@@ -49,10 +49,22 @@ describe('grep engine', () => {
         engine.close();
       }
     };
-    expect(await run('foo(?!bar)', false, false)).toEqual([{ starts: [0, 6], columns: [1, 4] }, { starts: [7], columns: [0] }]);
-    expect(await run('foo$', false, false)).toEqual([{ starts: [0, 6], columns: [1, 4] }, { starts: [], columns: [] }]);
-    expect(await run('foo(1)', true, true)).toEqual([{ starts: [], columns: [] }, { starts: [0, 7], columns: [0, 0] }]);
-    expect(await run('foo(1)', true, false)).toEqual([{ starts: [], columns: [] }, { starts: [7], columns: [0] }]);
+    expect(await run('foo(?!bar)', false, false)).toEqual([
+      { starts: [0, 6], columns: [1, 4] },
+      { starts: [7], columns: [0] },
+    ]);
+    expect(await run('foo$', false, false)).toEqual([
+      { starts: [0, 6], columns: [1, 4] },
+      { starts: [], columns: [] },
+    ]);
+    expect(await run('foo(1)', true, true)).toEqual([
+      { starts: [], columns: [] },
+      { starts: [0, 7], columns: [0, 0] },
+    ]);
+    expect(await run('foo(1)', true, false)).toEqual([
+      { starts: [], columns: [] },
+      { starts: [7], columns: [0] },
+    ]);
     expect(() => createGrepEngine('(', false, false, new AbortController().signal)).toThrow(/invalid regular expression/);
   });
 });

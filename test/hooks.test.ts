@@ -51,18 +51,30 @@ describe('hooks around tool calls (SDK)', () => {
   });
 
   it('afterToolCall patches the result', async () => {
-    const { ends } = await runWithHooks({ afterToolCall: (_call, result) => ({ ...result, content: [{ type: 'text', text: textOf(result.content).toUpperCase() }] }) }, [
-      { id: 'r', name: 'read_file', arguments: { path: 'notes.md' } },
-    ]);
+    const { ends } = await runWithHooks({ afterToolCall: (_call, result) => ({ ...result, content: [{ type: 'text', text: textOf(result.content).toUpperCase() }] }) }, [{ id: 'r', name: 'read_file', arguments: { path: 'notes.md' } }]);
     expect(textOf(ends[0].result.content)).toBe('THE NOTES');
   });
 
   it('a throwing hook blocks the call (before) or withholds the result (after): fail-closed, with its error', async () => {
-    const before = await runWithHooks({ beforeToolCall: () => { throw new Error('policy server down'); } }, [{ id: 'w', name: 'write_note', arguments: { path: 'out.md', text: 'x' } }]);
+    const before = await runWithHooks(
+      {
+        beforeToolCall: () => {
+          throw new Error('policy server down');
+        },
+      },
+      [{ id: 'w', name: 'write_note', arguments: { path: 'out.md', text: 'x' } }],
+    );
     expect(textOf(before.ends[0].result.content)).toBe('Tool "write_note" was blocked by the SDK hooks: the hook failed, so the call is blocked: policy server down');
     expect(existsSync(join(before.cwd, 'out.md'))).toBe(false);
 
-    const after = await runWithHooks({ afterToolCall: () => { throw new Error('scanner crashed'); } }, [{ id: 'r', name: 'read_file', arguments: { path: 'notes.md' } }]);
+    const after = await runWithHooks(
+      {
+        afterToolCall: () => {
+          throw new Error('scanner crashed');
+        },
+      },
+      [{ id: 'r', name: 'read_file', arguments: { path: 'notes.md' } }],
+    );
     expect(after.ends[0].result.isError).toBe(true);
     expect(textOf(after.ends[0].result.content)).toMatch(/withheld by the SDK hooks: it failed: scanner crashed/);
     expect(textOf(after.ends[0].result.content)).not.toContain('the notes');

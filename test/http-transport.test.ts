@@ -146,7 +146,7 @@ describe('requests', () => {
 });
 
 describe('redirects', () => {
-  it('307 and 308 keep the method and body; 303 and a POST\'s 302 become a GET without body', async () => {
+  it("307 and 308 keep the method and body; 303 and a POST's 302 become a GET without body", async () => {
     const server = await serve((req, res) => {
       const to: Record<string, [number, string]> = { '/a': [307, '/b'], '/b': [308, '/c'], '/p': [302, '/g'], '/s': [303, '/g'] };
       const hop = to[req.url];
@@ -161,7 +161,7 @@ describe('redirects', () => {
   });
 
   it('the credentials stay behind when the redirect leaves the origin', async () => {
-    const other = await serve((_req, res) => res.end("other"));
+    const other = await serve((_req, res) => res.end('other'));
     const server = await serve((req, res) => (req.url === '/away' ? res.writeHead(307, { location: `${other.url}/landed` }).end() : res.writeHead(307, { location: '/away' }).end()));
     const res = await createHttpTransport().fetch(`${server.url}/start`, { method: 'POST', body: '{}', headers: { authorization: 'Bearer secret', 'x-api-key': 'sk-ant', 'x-keep': 'yes' } });
     expect(await res.text()).toBe('other');
@@ -185,7 +185,9 @@ describe('redirects', () => {
 
 describe('failures and aborts', () => {
   it('a refused connection is TypeError("fetch failed") with the system error as its cause', async () => {
-    const err = (await createHttpTransport().fetch(`http://127.0.0.1:${await closedPort()}/v1`).catch((e: unknown) => e)) as TypeError;
+    const err = (await createHttpTransport()
+      .fetch(`http://127.0.0.1:${await closedPort()}/v1`)
+      .catch((e: unknown) => e)) as TypeError;
     expect(err).toBeInstanceOf(TypeError);
     expect(err.message).toBe('fetch failed');
     expect((err.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
@@ -193,7 +195,9 @@ describe('failures and aborts', () => {
 
   it('a method or header Node cannot send fails the request, naming the problem, and sends nothing', async () => {
     const server = await serve((_req, res) => res.end('ok'));
-    const bad = (await createHttpTransport().fetch(`${server.url}/`, { method: 'BAD METHOD' }).catch((e: unknown) => e)) as TypeError;
+    const bad = (await createHttpTransport()
+      .fetch(`${server.url}/`, { method: 'BAD METHOD' })
+      .catch((e: unknown) => e)) as TypeError;
     expect(bad).toBeInstanceOf(TypeError);
     expect(String(bad.cause)).toMatch(/method/i);
     await expect(createHttpTransport().fetch(`${server.url}/`, { headers: { 'x-a': 'line\nbreak' } })).rejects.toThrow(TypeError);
@@ -212,7 +216,7 @@ describe('failures and aborts', () => {
     expect((err as Error).message).toBe('the connection closed before the response ended');
   });
 
-  it('already aborted: nothing is sent, the signal\'s reason is thrown', async () => {
+  it("already aborted: nothing is sent, the signal's reason is thrown", async () => {
     const server = await serve((_req, res) => res.end('ok'));
     const controller = new AbortController();
     controller.abort();
@@ -325,7 +329,7 @@ describe("Node's fetch instead", () => {
     expect(nodeFetchWanted({ MINI_AGENT_TRANSPORT: 'fetch' }, [])).toBe(true);
   });
 
-  it('a stream body is handed to Node\'s fetch', async () => {
+  it("a stream body is handed to Node's fetch", async () => {
     const server = await serve((req, res) => res.end(`got ${req.body}`));
     const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) });
     const res = await createHttpTransport().fetch(`${server.url}/`, { method: 'POST', body, duplex: 'half' } as RequestInit);

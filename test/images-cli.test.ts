@@ -82,18 +82,23 @@ function toolResultImages(dialect: string, body: Body): { mime: string; data: st
   }
   const i = body.messages.findIndex((m: Body) => m.role === 'tool');
   const next = body.messages[i + 1];
-  if (!next || next.role !== 'user' || !Array.isArray(next.content)) return [];
-  return next.content.filter((p: Body) => p.type === 'image_url').map((p: Body) => {
-    const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url.url)!;
-    return { mime: m[1], data: m[2] };
-  });
+  if (next?.role !== 'user' || !Array.isArray(next.content)) return [];
+  return next.content
+    .filter((p: Body) => p.type === 'image_url')
+    .map((p: Body) => {
+      const m = /^data:([^;]+);base64,(.*)$/.exec(p.image_url.url)!;
+      return { mime: m[1], data: m[2] };
+    });
 }
 
 /** The text the model got for the tool result. */
 function toolResultText(dialect: string, body: Body): string {
   if (dialect === 'anthropic') {
     const result = body.messages.at(-1).content.find((b: Body) => b.type === 'tool_result');
-    return result.content.filter((b: Body) => b.type === 'text').map((b: Body) => b.text).join('\n');
+    return result.content
+      .filter((b: Body) => b.type === 'text')
+      .map((b: Body) => b.text)
+      .join('\n');
   }
   return body.messages.find((m: Body) => m.role === 'tool').content;
 }
@@ -150,7 +155,11 @@ describe.each(DIALECTS)('images through read_file ($dialect)', ({ dialect, visio
 
     writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ models: { 'test-model': { images: true } } }));
     // --show-config asks an OpenAI-compatible server for the window of a model the table does not know: not this one.
-    const idle = await serve([{ status: 404, body: 'not here' }, { status: 404, body: 'not here' }, { status: 404, body: 'not here' }]);
+    const idle = await serve([
+      { status: 404, body: 'not here' },
+      { status: 404, body: 'not here' },
+      { status: 404, body: 'not here' },
+    ]);
     const show = await cliInProcess([...args(idle.url), '--model', 'test-model', '--show-config'], { cwd });
     expect(show.stdout).toMatch(/images\s+true\s+.*project config/);
     const again = await cliInProcess([...args(server.url), '--model', 'test-model', '--trust-workspace', 'look at shot.png'], { cwd });
@@ -216,11 +225,7 @@ describe.each(DIALECTS)('images attached to the prompt ($dialect)', ({ dialect, 
     const parts = user.content.map((p: Body) =>
       p.type === 'text' ? { text: p.text } : p.type === 'image' ? { mime: p.source.media_type, data: p.source.data } : { mime: /^data:([^;]+)/.exec(p.image_url.url)![1], data: p.image_url.url.split(',')[1] },
     );
-    expect(parts).toEqual([
-      { text: prompt },
-      { mime: 'image/jpeg', data: other.toString('base64') },
-      { mime: 'image/png', data: shot.toString('base64') },
-    ]);
+    expect(parts).toEqual([{ text: prompt }, { mime: 'image/jpeg', data: other.toString('base64') }, { mime: 'image/png', data: shot.toString('base64') }]);
     if (dialect === 'openai') expect(user.content[1].type).toBe('image_url');
   });
 
@@ -256,7 +261,12 @@ describe('an attachment to a model without vision', () => {
 describe('jimp loads only when an image needs scaling', () => {
   it('its code is in a chunk of its own that every other file reaches only by a dynamic import', () => {
     const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-    const files = [...readdirSync(dist).filter((f) => f.endsWith('.mjs')), ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.mjs')).map((f) => `chunks/${f}`)];
+    const files = [
+      ...readdirSync(dist).filter((f) => f.endsWith('.mjs')),
+      ...readdirSync(join(dist, 'chunks'))
+        .filter((f) => f.endsWith('.mjs'))
+        .map((f) => `chunks/${f}`),
+    ];
     const jimp = files.filter((f) => readFileSync(join(dist, f), 'utf8').includes('image/x-ms-bmp')); // a media type only jimp's codecs name
     expect(jimp).toHaveLength(1);
     const name = jimp[0].replace('chunks/', '');

@@ -15,7 +15,7 @@ import { ScriptedModel } from '../src/model/scripted.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
 import { estimateMessageTokens, MESSAGE_OVERHEAD_TOKENS } from '../src/session/tokens.js';
-import { AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
 import { cliInProcess } from './support/cli-in-process.js';
 import { tempDir, writeScript } from './support/helpers.js';
 import { RpcClient, type RpcLine, type RpcResponse } from './support/rpc-client.js';
@@ -47,7 +47,13 @@ describe('RPC: prompt with images', () => {
     expect(started).toMatchObject({ ok: true, result: { started: true } });
     await client.waitFor((l: RpcLine) => l.type === 'run_settled');
     const messages = ((await client.send({ type: 'get_messages' })) as RpcResponse).result.messages as Message[];
-    expect(messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image', data, mimeType: 'image/png' }] });
+    expect(messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is it?' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+    });
     expect(client.events().filter((e) => e.type === 'run_start')).toHaveLength(1); // the bad prompt started nothing
     await client.end();
   });
@@ -65,14 +71,23 @@ describe('ACP: image content blocks', () => {
       const init = await ctx.request('initialize', INIT);
       expect(init).toMatchObject({ agentCapabilities: { promptCapabilities: { image: true, audio: false } } });
       sessionId = (await ctx.request('session/new', { cwd, mcpServers: [] })).sessionId;
-      const prompt = [{ type: 'text' as const, text: 'what is this?' }, { type: 'image' as const, data, mimeType: 'image/png' }];
+      const prompt = [
+        { type: 'text' as const, text: 'what is this?' },
+        { type: 'image' as const, data, mimeType: 'image/png' },
+      ];
       expect(await ctx.request('session/prompt', { sessionId, prompt })).toEqual({ stopReason: 'end_turn' });
     });
     expect(await acp.end()).toEqual({ code: 0, signal: null });
     const listed = JSON.parse((await cliInProcess(['sessions', '--json'], { cwd, home: acp.home })).stdout) as { id: string; file: string }[];
     const file = listed.find((s) => s.id === sessionId)!.file;
     const [user] = projectMessages(SessionStore.open(file).activePath());
-    expect(user).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', data, mimeType: 'image/png' }] });
+    expect(user).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+    });
 
     const again = startAcp(['--script', script], { cwd, home: acp.home });
     children.push(again);
@@ -81,11 +96,14 @@ describe('ACP: image content blocks', () => {
       await ctx.request('session/load', { sessionId, cwd, mcpServers: [] });
     });
     const replayed = again.updates.filter((u) => u.update.sessionUpdate === 'user_message_chunk').map((u) => (u.update as { content: unknown }).content);
-    expect(replayed).toEqual([{ type: 'text', text: 'what is this?' }, { type: 'image', data, mimeType: 'image/png' }]);
+    expect(replayed).toEqual([
+      { type: 'text', text: 'what is this?' },
+      { type: 'image', data, mimeType: 'image/png' },
+    ]);
   });
 });
 
-describe('ACP: read_file on an image with the editor\'s file system on', () => {
+describe("ACP: read_file on an image with the editor's file system on", () => {
   it('the image is read from the disk (an editor buffer holds text), and its tool_call_update carries it', async () => {
     const cwd = tempDir();
     const shot = await png(12, 9);
@@ -116,10 +134,17 @@ describe('SDK: prompt(text, { images })', () => {
     const agent = await createAgent({ cwd, home: tempDir('mini-agent-home-'), env: {}, modelAdapter: model });
     const data = shot.toString('base64');
     expect((await agent.prompt('', { images: [{ data, mimeType: 'image/png' }] })).stopReason).toBe('completed');
-    expect(model.requests[0].messages[0].content).toEqual([{ type: 'text', text: '' }, { type: 'image', data, mimeType: 'image/png' }]);
+    expect(model.requests[0].messages[0].content).toEqual([
+      { type: 'text', text: '' },
+      { type: 'image', data, mimeType: 'image/png' },
+    ]);
     expect((await agent.prompt('and @shot.png again', { images: [{ path: 'shot.png' }] })).stopReason).toBe('completed');
     expect(model.requests[1].messages.at(-1)!.content.filter((c) => c.type === 'image')).toHaveLength(2);
-    const refused = (images: never) => agent.prompt('look', { images }).then(() => 'ran', (err: unknown) => err);
+    const refused = (images: never) =>
+      agent.prompt('look', { images }).then(
+        () => 'ran',
+        (err: unknown) => err,
+      );
     expect(await refused([{ data: 'not base64!', mimeType: 'image/png' }] as never)).toMatchObject({ kind: 'invalid_argument', message: 'image 1: data is not base64 (give the bytes in base64, without a "data:" prefix)' });
     expect(await refused([{ data, mimeType: 'image/bmp' }] as never)).toBeInstanceOf(AgentError);
     expect(await refused([{ path: 'missing.png' }] as never)).toMatchObject({ kind: 'invalid_argument', message: expect.stringContaining('missing.png: cannot read it (ENOENT)') });

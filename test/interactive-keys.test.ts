@@ -71,7 +71,10 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     expect(screen).not.toMatch(/error:[^\n]*…/);
     // The message, joined back from its rows, is all there.
     const rows = screen.slice(screen.indexOf('error: ')).split('\n');
-    const joined = rows.slice(0, rows.findIndex((r) => r.includes('END')) + 1).map((r) => r.trim()).join(' ');
+    const joined = rows
+      .slice(0, rows.findIndex((r) => r.includes('END')) + 1)
+      .map((r) => r.trim())
+      .join(' ');
     expect(joined).toBe(`error: ${message}`);
     fits(screen, columns);
   });
@@ -165,7 +168,11 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
     // overflow: the warning about the window the provider stated is wrapped, whole, not cut.
     if (reason === 'overflow') expect(done.replace(/\s+/g, ' ')).toContain("warning: the provider says the model's context window is 200000 tokens (mini-agent assumed");
     if (reason === 'overflow') expect(done.replace(/\s+/g, ' ')).toContain('compaction uses 200000 from now on');
-    expect(sessionEntries(a.home).filter((e) => e.type === 'compaction').map((e) => e.reason)).toEqual([reason]);
+    expect(
+      sessionEntries(a.home)
+        .filter((e) => e.type === 'compaction')
+        .map((e) => e.reason),
+    ).toEqual([reason]);
   });
 
   it.for(['threshold', 'overflow'] as const)('Esc cancels an auto-compaction (%s): nothing is appended, the run is stopped, the next prompt works', async (reason, ctx) => {
@@ -244,7 +251,11 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
   it('Ctrl+R searches the history in the live region; Enter takes the match, Esc gives the input back', async (ctx) => {
     const { t } = start(ctx, [{ text: 'one' }, { text: 'two' }, { text: 'three' }], [], { columns, rows: 30 });
     await t.waitFor(READY);
-    for (const [prompt, answer] of [['first alpha', 'one'], ['second beta', 'two'], ['third alpha', 'three']]) {
+    for (const [prompt, answer] of [
+      ['first alpha', 'one'],
+      ['second beta', 'two'],
+      ['third alpha', 'three'],
+    ]) {
       t.type(prompt);
       t.keys('Enter');
       await t.waitFor(new RegExp(`\\n${answer}\\n[\\s\\S]*scripted/script[\\s\\S]*❯\\s*$`));
@@ -298,7 +309,9 @@ describe.each([80, 40])('!cmd at %i columns', (columns) => {
     t.type('what is there?');
     t.keys('Enter');
     await t.waitFor(/I see the listing\./);
-    const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user').map((e) => e.message.content[0].text as string);
+    const users = sessionEntries(t.home)
+      .filter((e) => e.type === 'message' && e.message.role === 'user')
+      .map((e) => e.message.content[0].text as string);
     expect(users).toHaveLength(2);
     expect(users[0]).toContain('`!ls`');
     expect(users[0]).toContain('hello-world.txt');

@@ -21,7 +21,10 @@ afterAll(() => {
 });
 
 const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
-const openaiAnswer = sse([chunk({ content: 'Answer from the local server.' }), chunk({}, 'stop'), { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }], { done: true });
+const openaiAnswer = sse(
+  [chunk({ content: 'Answer from the local server.' }), chunk({}, 'stop'), { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }],
+  { done: true },
+);
 const anthropicAnswer = sse(
   [
     { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } },

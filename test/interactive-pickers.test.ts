@@ -11,7 +11,10 @@ const start = interactiveSessions();
 /** The text of every session file under a home, by file. */
 const sessionTexts = (home: string) => {
   const dir = join(home, 'sessions');
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(dir, f), 'utf8'));
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
 };
 
 /** The live region: what the screen shows from the picker's heading down. */
@@ -105,13 +108,7 @@ describe.each([80, 40])('pickers at %i columns', (columns) => {
   it('/tree moves over the tree with a preview, folds a run of tool calls, labels an entry and branches from it', async (ctx) => {
     const { t, cwd } = start(
       ctx,
-      [
-        { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
-        { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
-        { text: 'first answer' },
-        { text: 'second answer' },
-        { text: 'on a branch' },
-      ],
+      [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'first answer' }, { text: 'second answer' }, { text: 'on a branch' }],
       [],
       { columns, rows: 30 },
     );
@@ -163,7 +160,11 @@ describe.each([80, 40])('pickers at %i columns', (columns) => {
     await t.waitFor(/first answer[\s\S]*first answer/);
     t.keys('Enter');
     await t.waitFor(new RegExp(`now at entry ${firstAnswer}; the next prompt\\s+continues from there`)); // wrapped at 40 columns, not cut
-    expect(sessionEntries(t.home).filter((e) => e.type === 'leaf').at(-1)?.targetId).toBe(firstAnswer);
+    expect(
+      sessionEntries(t.home)
+        .filter((e) => e.type === 'leaf')
+        .at(-1)?.targetId,
+    ).toBe(firstAnswer);
     t.type('three');
     t.keys('Enter');
     await t.waitFor(/on a branch[\s\S]*scripted\/script/);

@@ -43,7 +43,7 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     expect(done).toMatch(/│ \+\s*5│ {4}count\+\+;/);
     expect(done).toMatch(/│ {2}\s*3│ {2}for \(const item of items\) \{/);
     // write_file over a file shows its diff too.
-    expect(done).toMatch(/✓ write_file config\.txt.*\n {2}│ Overwrote config\.txt[^\n]*\n {2}│ @@ -1,3 \+1,3 @@\n {2}│ -1│mode = slow\n {2}│ \+1│mode = fast\n {2}│  2│level = 1\n/);
+    expect(done).toMatch(/✓ write_file config\.txt.*\n {2}│ Overwrote config\.txt[^\n]*\n {2}│ @@ -1,3 \+1,3 @@\n {2}│ -1│mode = slow\n {2}│ \+1│mode = fast\n {2}│ {2}2│level = 1\n/);
     // Colours: the removed line red, the added green, the changed word reversed in each.
     const raw = t.tmux(['capture-pane', '-p', '-e', '-S', '-200', '-t', t.name]);
     // (tmux re-encodes the attributes it draws: reverse video shows as SGR 7 on the line's colour.)
@@ -65,7 +65,7 @@ describe.each([80, 40])('seeing what changed at %i columns', (columns) => {
     // /diff: the session's changes, a plain unified diff per file.
     t.type('/diff');
     t.keys('Enter');
-    const diff = await t.waitFor(/2 files changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ -1,7 \+1,8 @@\n[\s\S]*-    sum \+= item\.price;\n\+    sum \+= item\.cost;\n\+    count\+\+;/, { history: true });
+    const diff = await t.waitFor(/2 files changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ -1,7 \+1,8 @@\n[\s\S]*- {4}sum \+= item\.price;\n\+ {4}sum \+= item\.cost;\n\+ {4}count\+\+;/, { history: true });
     expect(diff).toContain('\n   return sum;\n');
     expect(diff).toMatch(/--- a\/config\.txt\n\+\+\+ b\/config\.txt\n@@ -1,3 \+1,3 @@\n-mode = slow\n\+mode = fast\n level = 1\n/);
   });
@@ -117,7 +117,10 @@ describe('/diff after a compaction', () => {
       { cwd, columns: 80, rows: 40 },
     );
     await t.waitFor(READY);
-    for (const [prompt, answer] of [['change it', 'Edited.'], ['go on', 'a long answer']]) {
+    for (const [prompt, answer] of [
+      ['change it', 'Edited.'],
+      ['go on', 'a long answer'],
+    ]) {
       t.type(prompt);
       t.keys('Enter');
       await t.waitFor(new RegExp(`${answer}[\\s\\S]*scripted/script`), { history: true });
@@ -132,7 +135,7 @@ describe('/diff after a compaction', () => {
     expect(index((e) => e.message?.role === 'toolResult')).toBeLessThan(index((e) => e.id === compaction.firstKeptEntryId));
     t.type('/diff');
     t.keys('Enter');
-    const diff = await t.waitFor(/❯ \/diff\n1 file changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ [^\n]*\n[\s\S]*-    sum \+= item\.price;\n\+    sum \+= item\.cost;/, { history: true });
+    const diff = await t.waitFor(/❯ \/diff\n1 file changed in this session:\n--- a\/app\.js\n\+\+\+ b\/app\.js\n@@ [^\n]*\n[\s\S]*- {4}sum \+= item\.price;\n\+ {4}sum \+= item\.cost;/, { history: true });
     expect(diff).not.toContain('no files changed');
   });
 });

@@ -232,7 +232,11 @@ describe('the spinner and the queue', () => {
     t.keys('Enter');
     await t.waitFor(/bash sleep 20/);
     // Each line waits for the one before to be queued: typed apart, as a user types them (lines in one chunk would be a paste).
-    for (const [line, queued] of [['steer one', /steer 1: steer one/], ['>> follow two', /follow-up 2: follow two/], ['steer three', /steer 3: steer three/]] as const) {
+    for (const [line, queued] of [
+      ['steer one', /steer 1: steer one/],
+      ['>> follow two', /follow-up 2: follow two/],
+      ['steer three', /steer 3: steer three/],
+    ] as const) {
       t.type(line);
       t.keys('Enter');
       await t.waitFor(queued);
@@ -314,14 +318,27 @@ describe('skills and context files', () => {
     t.keys('Enter');
     await t.waitFor(/\(skill release\)[\s\S]*released[\s\S]*scripted\/script · ↑/);
     const users = sessionEntries(t.home).filter((e) => e.type === 'message' && e.message.role === 'user');
-    expect(users[0].message.content[0].text).toMatch(/^<skill name="release"[^]*RELEASE STEPS: tag and push\.[^]*v2$/);
+    expect(users[0].message.content[0].text).toMatch(/^<skill name="release"[\s\S]*RELEASE STEPS: tag and push\.[\s\S]*v2$/);
   });
 });
 
 describe('screen snapshots', () => {
   it('Markdown, tool lines and the status line, as plain text', async (ctx) => {
     const answer = '# Result\n\nThe **tests** pass; *two* files changed:\n\n1. `src/a.ts`\n2. `src/b.ts`\n\n> note: run `npm test` again\n\n```js\nconst ok = true;\n```\n\n| file | lines |\n|---|--:|\n| a.ts | 12 |\n| b.ts | 3 |\n';
-    const { t, cwd } = start(ctx, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'read_file', arguments: { path: 'gone.txt' } }] }, { text: answer, usage: { input: 2400, output: 120 } }], [], { columns: 72, rows: 40 });
+    const { t, cwd } = start(
+      ctx,
+      [
+        {
+          toolCalls: [
+            { name: 'read_file', arguments: { path: 'a.txt' } },
+            { name: 'read_file', arguments: { path: 'gone.txt' } },
+          ],
+        },
+        { text: answer, usage: { input: 2400, output: 120 } },
+      ],
+      [],
+      { columns: 72, rows: 40 },
+    );
     writeFileSync(join(cwd, 'a.txt'), 'alpha\nbeta\n');
     await t.waitFor(READY);
     t.type('summarize');

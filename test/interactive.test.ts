@@ -94,7 +94,12 @@ describe('the interactive mode in a terminal', () => {
     const { t, cwd } = start(
       ctx,
       [
-        { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 3; echo slept' } }, { name: 'read_file', arguments: { path: 'notes.md' } }] },
+        {
+          toolCalls: [
+            { name: 'bash', arguments: { command: 'sleep 3; echo slept' } },
+            { name: 'read_file', arguments: { path: 'notes.md' } },
+          ],
+        },
         { text: 'steered answer' },
         { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 30' } }] },
         { text: 'after the kill' },
@@ -125,13 +130,15 @@ describe('the interactive mode in a terminal', () => {
     t.keys('Enter');
     await t.waitFor(/after the kill/);
     // No `sleep 30` survives (read from /proc, not ps: no procps needed).
-    const commands = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-      } catch {
-        return '';
-      }
-    });
+    const commands = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        } catch {
+          return '';
+        }
+      });
     expect(commands.filter((c) => c === 'sleep 30')).toHaveLength(0);
   });
 
@@ -237,7 +244,9 @@ describe('the interactive mode in a terminal', () => {
     again.type('which number?');
     again.keys('Enter');
     await again.waitFor(/it was 42[\s\S]*scripted\/script/);
-    const users = sessionEntries(home).filter((e) => e.type === 'message' && e.message.role === 'user').map((e) => e.message.content[0].text);
+    const users = sessionEntries(home)
+      .filter((e) => e.type === 'message' && e.message.role === 'user')
+      .map((e) => e.message.content[0].text);
     expect(users).toEqual(['a number please', 'which number?']);
   });
 });

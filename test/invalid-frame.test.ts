@@ -132,7 +132,10 @@ describe('the CLI', () => {
     const r = await cliInProcess([...args(server.url), 'hi'], quickRetries(cwd));
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(3);
-    const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('retrying after'));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('retrying after'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^mini-agent: openai-compatible invalid_response error: openai-compatible: the provider sent an invalid stream frame \(.*\): \{"id":"c","object"/);
     expect(lines[0]).toContain(`; ${LONG_BROKEN.length} chars): `);

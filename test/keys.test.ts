@@ -194,7 +194,10 @@ describe('the key parser: unknown sequences are dropped, never typed', () => {
 
   it('property: a CSI sequence never turns into text made of its own bytes', () => {
     const params = fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '9', ';', ':', '?', '<', '>'), maxLength: 8 }).filter((p) => !p.startsWith('27;'));
-    const final = fc.integer({ min: 0x40, max: 0x7e }).map((c) => String.fromCharCode(c)).filter((c) => c !== 'u');
+    const final = fc
+      .integer({ min: 0x40, max: 0x7e })
+      .map((c) => String.fromCharCode(c))
+      .filter((c) => c !== 'u');
     fc.assert(
       fc.property(params, final, (p, f) => {
         const keys = keysOf(`\x1b[${p}${f}`);
@@ -216,7 +219,7 @@ describe('the key parser: pastes', () => {
     const whole = PASTE_START + lines.join('\r') + PASTE_END;
     const p = new KeyParser();
     const chunks: string[] = [];
-    for (let i = 0, size = 1; i < whole.length; i += size, size = (size * 7 + 3) % 97 + 1) chunks.push(whole.slice(i, i + size));
+    for (let i = 0, size = 1; i < whole.length; i += size, size = ((size * 7 + 3) % 97) + 1) chunks.push(whole.slice(i, i + size));
     expect(chunks.length).toBeGreaterThan(300);
     const events = chunks.flatMap((c, i) => {
       const out = p.feed(c);
@@ -293,10 +296,13 @@ describe('the key parser: chunks cut anywhere', () => {
   it('property: any split of any input gives the events of the whole', () => {
     const input = fc.array(piece, { maxLength: 12 }).map((ps) => ps.join(''));
     fc.assert(
-      fc.property(input.chain((s) => fc.tuple(fc.constant(s), cuts(s))), ([s, at]) => {
-        const parser = () => new KeyParser({ unbracketedPaste: false });
-        expect(joinText(keysOfChunks(cutAt(s, at), parser()))).toEqual(joinText(keysOf(s, parser())));
-      }),
+      fc.property(
+        input.chain((s) => fc.tuple(fc.constant(s), cuts(s))),
+        ([s, at]) => {
+          const parser = () => new KeyParser({ unbracketedPaste: false });
+          expect(joinText(keysOfChunks(cutAt(s, at), parser()))).toEqual(joinText(keysOf(s, parser())));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -305,9 +311,12 @@ describe('the key parser: chunks cut anywhere', () => {
     const noBreaks = piece.filter((p) => p.startsWith(PASTE_START) || !/[\r\n]/.test(p));
     const input = fc.array(noBreaks, { maxLength: 12 }).map((ps) => ps.join(''));
     fc.assert(
-      fc.property(input.chain((s) => fc.tuple(fc.constant(s), cuts(s))), ([s, at]) => {
-        expect(joinText(keysOfChunks(cutAt(s, at)))).toEqual(joinText(keysOf(s)));
-      }),
+      fc.property(
+        input.chain((s) => fc.tuple(fc.constant(s), cuts(s))),
+        ([s, at]) => {
+          expect(joinText(keysOfChunks(cutAt(s, at)))).toEqual(joinText(keysOf(s)));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -115,7 +115,11 @@ describe('nothing left behind (issue 22, part 5)', () => {
       cwd,
       home,
       env: { TMPDIR: tmp },
-      onSpawn: (child) => whenFound(() => existsSync(join(cwd, 'started')), () => child.kill('SIGKILL'))(child),
+      onSpawn: (child) =>
+        whenFound(
+          () => existsSync(join(cwd, 'started')),
+          () => child.kill('SIGKILL'),
+        )(child),
     });
     expect(r.signal, r.stderr).toBe('SIGKILL');
     expect(bashDirs(tmp).length, 'the killed run left its folder').toBe(1);
@@ -143,8 +147,7 @@ describe('nothing left behind (issue 22, part 5)', () => {
           if (seen.length > 0) {
             madeDirs = bashDirs(tmp);
             child.kill('SIGTERM');
-          }
-          else if (Date.now() - started < 15_000) setTimeout(look, 20);
+          } else if (Date.now() - started < 15_000) setTimeout(look, 20);
         };
         look();
       },

@@ -122,10 +122,7 @@ describe('loop: tools', () => {
     const { result, events, store, model } = await scriptedRun({
       cwd,
       prompt: 'summarize notes.txt',
-      turns: [
-        { text: 'Let me read the notes first.', toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'notes.txt' } }] },
-        { text: 'The notes list alpha, beta and gamma.' },
-      ],
+      turns: [{ text: 'Let me read the notes first.', toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'The notes list alpha, beta and gamma.' }],
     });
 
     expect(result.stopReason).toBe('completed');
@@ -161,11 +158,7 @@ describe('loop: tools', () => {
     writeFileSync(join(cwd, 'a.txt'), 'contents of a\n');
     const { result, events, store, model } = await scriptedRun({
       cwd,
-      turns: [
-        { toolCalls: [{ id: 'bad', name: 'read_file', arguments: { file: 'a.txt' } }] },
-        { toolCalls: [{ id: 'good', name: 'read_file', arguments: { path: 'a.txt' } }] },
-        { text: 'a.txt says: contents of a' },
-      ],
+      turns: [{ toolCalls: [{ id: 'bad', name: 'read_file', arguments: { file: 'a.txt' } }] }, { toolCalls: [{ id: 'good', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'a.txt says: contents of a' }],
     });
     expect(result.stopReason).toBe('completed');
     expect(result.turns).toBe(3);
@@ -270,7 +263,11 @@ describe('loop: tools', () => {
     expect(stored.map((r) => r.toolCallId)).toEqual(['c-a', 'c-b', 'c-c', 'c-d']);
     expect(stored.map((r) => textOf(r.content))).toEqual(['tag a', 'tag b', 'tag c', 'tag d']);
     expect(ofType(events, 'tool_end').map((e) => e.toolCallId)).toEqual(['c-a', 'c-b', 'c-c', 'c-d']);
-    expect(ofType(events, 'tool_start').map((e) => e.toolCallId).sort()).toEqual(['c-a', 'c-b', 'c-c', 'c-d']);
+    expect(
+      ofType(events, 'tool_start')
+        .map((e) => e.toolCallId)
+        .sort(),
+    ).toEqual(['c-a', 'c-b', 'c-c', 'c-d']);
     expect(toolResults(model.requests[1].messages).map((r) => r.toolCallId)).toEqual(['c-a', 'c-b', 'c-c', 'c-d']);
     // The message_end turn_end bookkeeping agrees.
     expect(ofType(events, 'turn_end')[0].toolCalls).toBe(4);
@@ -316,7 +313,9 @@ describe('loop: aborts', () => {
     expect(end.stopReason).toBe('aborted');
     expect(end.error?.kind).toBe('aborted');
     expect(first.model.remaining).toBe(1); // it stopped at the first turn
-    const deltas = ofType(first.events, 'text_delta').map((e) => e.delta).join('');
+    const deltas = ofType(first.events, 'text_delta')
+      .map((e) => e.delta)
+      .join('');
     expect(deltas.length).toBeLessThan(LONG_TEXT.length);
     expectValidPath(store);
 
@@ -465,11 +464,7 @@ describe('loop: limits and failures', () => {
     const rec = recorderTool();
     const { result, events, model, store } = await scriptedRun({
       tools: [rec],
-      turns: [
-        { toolCalls: [{ id: 'len1', name: 'recorder', arguments: { tag: 'maybe-incomplete' } }], stopReason: 'length' },
-        { toolCalls: [{ id: 'len2', name: 'recorder', arguments: { tag: 'complete' } }] },
-        { text: 'done' },
-      ],
+      turns: [{ toolCalls: [{ id: 'len1', name: 'recorder', arguments: { tag: 'maybe-incomplete' } }], stopReason: 'length' }, { toolCalls: [{ id: 'len2', name: 'recorder', arguments: { tag: 'complete' } }] }, { text: 'done' }],
     });
     expect(result.stopReason).toBe('completed');
     expect(result.turns).toBe(3);
@@ -547,22 +542,7 @@ describe('loop: events', () => {
     // Collapse runs of deltas so the sequence reads as a story.
     const types: string[] = [];
     for (const e of events) if (!(e.type === 'text_delta' && types.at(-1) === 'text_delta')) types.push(e.type);
-    expect(types).toEqual([
-      'run_start',
-      'turn_start',
-      'text_delta',
-      'toolcall_start',
-      'message_end',
-      'tool_start',
-      'tool_end',
-      'turn_end',
-      'turn_start',
-      'text_delta',
-      'message_end',
-      'turn_end',
-      'run_end',
-      'run_settled',
-    ]);
+    expect(types).toEqual(['run_start', 'turn_start', 'text_delta', 'toolcall_start', 'message_end', 'tool_start', 'tool_end', 'turn_end', 'turn_start', 'text_delta', 'message_end', 'turn_end', 'run_end', 'run_settled']);
 
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     for (const e of events) expect(e.schemaVersion).toBe(EVENT_SCHEMA_VERSION);
@@ -590,7 +570,9 @@ describe('loop: events', () => {
     expect(end.usage).toMatchObject({ input: 250, output: 27, cacheRead: 50, cacheWrite: 0 });
     expect(end.usage.cost).toBeCloseTo(0.003, 10);
     // ... and the stored messages agree with the events.
-    const stored = assistants(store).map((m) => m.usage).reduce(addUsage, emptyUsage());
+    const stored = assistants(store)
+      .map((m) => m.usage)
+      .reduce(addUsage, emptyUsage());
     expect(stored).toEqual(sum);
     expect(end.leafId).toBe(store.leafId);
     expect(end).toMatchObject({ turns: 2, toolCalls: 1, toolErrors: 0 });

@@ -21,17 +21,16 @@ function depth(nodes: HtmlNode[]): number {
 
 describe('markdownToNodes: the block kinds', () => {
   test('headings (ATX 1–6 and setext), paragraphs, soft and hard breaks', () => {
-    expect(markdownToNodes('# One\n## Two\n### Three\n#### Four\n##### Five\n###### Six')).toEqual(
-      ['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((t, i) => ({ tag: `h${i + 1}`, children: [t] })),
-    );
-    expect(markdownToNodes('Title\n=====\n\nSub\n---')).toEqual([{ tag: 'h1', children: ['Title'] }, { tag: 'h2', children: ['Sub'] }]);
+    expect(markdownToNodes('# One\n## Two\n### Three\n#### Four\n##### Five\n###### Six')).toEqual(['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((t, i) => ({ tag: `h${i + 1}`, children: [t] })));
+    expect(markdownToNodes('Title\n=====\n\nSub\n---')).toEqual([
+      { tag: 'h1', children: ['Title'] },
+      { tag: 'h2', children: ['Sub'] },
+    ]);
     expect(markdownToNodes('one\ntwo  \nthree\\\nfour\n\nnext')).toEqual([p('one\ntwo', { tag: 'br', children: [] }, 'three', { tag: 'br', children: [] }, 'four'), p('next')]);
   });
 
   test('fenced code (with a language class, contents verbatim), indented code, a fence left open', () => {
-    expect(markdownToNodes('```TypeScript {x}\nconst a = 1 < 2 && "<b>" &amp;\n```')).toEqual([
-      { tag: 'pre', children: [{ tag: 'code', attrs: { class: 'language-typescript' }, children: ['const a = 1 < 2 && "<b>" &amp;'] }] },
-    ]);
+    expect(markdownToNodes('```TypeScript {x}\nconst a = 1 < 2 && "<b>" &amp;\n```')).toEqual([{ tag: 'pre', children: [{ tag: 'code', attrs: { class: 'language-typescript' }, children: ['const a = 1 < 2 && "<b>" &amp;'] }] }]);
     expect(markdownToNodes('~~~\n**not bold**\n~~~')).toEqual([{ tag: 'pre', children: [{ tag: 'code', children: ['**not bold**'] }] }]);
     const open = markdownToNodes('"><script>x\n```\n');
     expect(tags(open)).toEqual(['p', 'pre', 'code']);
@@ -48,11 +47,34 @@ describe('markdownToNodes: the block kinds', () => {
 
   test('lists: unordered, ordered with a start, nested, loose, tasks', () => {
     expect(markdownToNodes('- a\n- b\n  - c')).toEqual([
-      { tag: 'ul', children: [{ tag: 'li', children: ['a'] }, { tag: 'li', children: ['b', { tag: 'ul', children: [{ tag: 'li', children: ['c'] }] }] }] },
+      {
+        tag: 'ul',
+        children: [
+          { tag: 'li', children: ['a'] },
+          { tag: 'li', children: ['b', { tag: 'ul', children: [{ tag: 'li', children: ['c'] }] }] },
+        ],
+      },
     ]);
-    expect(markdownToNodes('3. x\n4. y')).toEqual([{ tag: 'ol', attrs: { start: '3' }, children: [{ tag: 'li', children: ['x'] }, { tag: 'li', children: ['y'] }] }]);
+    expect(markdownToNodes('3. x\n4. y')).toEqual([
+      {
+        tag: 'ol',
+        attrs: { start: '3' },
+        children: [
+          { tag: 'li', children: ['x'] },
+          { tag: 'li', children: ['y'] },
+        ],
+      },
+    ]);
     expect(markdownToNodes('1. x')).toEqual([{ tag: 'ol', children: [{ tag: 'li', children: ['x'] }] }]);
-    expect(markdownToNodes('- a\n\n- b')).toEqual([{ tag: 'ul', children: [{ tag: 'li', children: [p('a')] }, { tag: 'li', children: [p('b')] }] }]);
+    expect(markdownToNodes('- a\n\n- b')).toEqual([
+      {
+        tag: 'ul',
+        children: [
+          { tag: 'li', children: [p('a')] },
+          { tag: 'li', children: [p('b')] },
+        ],
+      },
+    ]);
     expect(markdownToNodes('- [x] done\n- [ ] open')).toEqual([
       {
         tag: 'ul',
@@ -69,7 +91,19 @@ describe('markdownToNodes: the block kinds', () => {
       {
         tag: 'table',
         children: [
-          { tag: 'thead', children: [{ tag: 'tr', children: [{ tag: 'th', attrs: { class: 'align-left' }, children: ['a'] }, { tag: 'th', attrs: { class: 'align-center' }, children: ['b'] }, { tag: 'th', attrs: { class: 'align-right' }, children: ['c'] }] }] },
+          {
+            tag: 'thead',
+            children: [
+              {
+                tag: 'tr',
+                children: [
+                  { tag: 'th', attrs: { class: 'align-left' }, children: ['a'] },
+                  { tag: 'th', attrs: { class: 'align-center' }, children: ['b'] },
+                  { tag: 'th', attrs: { class: 'align-right' }, children: ['c'] },
+                ],
+              },
+            ],
+          },
           {
             tag: 'tbody',
             children: [
@@ -96,8 +130,20 @@ describe('markdownToNodes: the block kinds', () => {
   test('inline kinds: strong, em, del, code spans, escapes, entities', () => {
     expect(markdownToNodes('**b** *i* _j_ ~~d~~ `a<b>&amp;` \\*not em\\* &amp; &lt;x&gt; &#169; &copy; &bogus;')).toEqual([
       p(
-        { tag: 'strong', children: ['b'] }, ' ', { tag: 'em', children: ['i'] }, ' ', { tag: 'em', children: ['j'] }, ' ', { tag: 'del', children: ['d'] }, ' ',
-        { tag: 'code', children: ['a<b>&amp;'] }, ' ', '*', 'not em', '*', ' & <x> © © &bogus;',
+        { tag: 'strong', children: ['b'] },
+        ' ',
+        { tag: 'em', children: ['i'] },
+        ' ',
+        { tag: 'em', children: ['j'] },
+        ' ',
+        { tag: 'del', children: ['d'] },
+        ' ',
+        { tag: 'code', children: ['a<b>&amp;'] },
+        ' ',
+        '*',
+        'not em',
+        '*',
+        ' & <x> © © &bogus;',
       ),
     ]);
   });
@@ -147,18 +193,19 @@ describe('markdownToNodes: what must never become markup', () => {
   test('http(s) and mailto links are kept, with rel and a decoded title and target', () => {
     expect(markdownToNodes('[a](https://example.com/?q=1&amp;r=2 "x &amp; y") [b](HTTP://EXAMPLE.COM) <mailto:me@example.com> https://auto.example/p')).toEqual([
       p(
-        { tag: 'a', attrs: { href: 'https://example.com/?q=1&r=2', rel: REL, title: 'x & y' }, children: ['a'] }, ' ',
-        { tag: 'a', attrs: { href: 'HTTP://EXAMPLE.COM', rel: REL }, children: ['b'] }, ' ',
-        { tag: 'a', attrs: { href: 'mailto:me@example.com', rel: REL }, children: ['mailto:me@example.com'] }, ' ',
+        { tag: 'a', attrs: { href: 'https://example.com/?q=1&r=2', rel: REL, title: 'x & y' }, children: ['a'] },
+        ' ',
+        { tag: 'a', attrs: { href: 'HTTP://EXAMPLE.COM', rel: REL }, children: ['b'] },
+        ' ',
+        { tag: 'a', attrs: { href: 'mailto:me@example.com', rel: REL }, children: ['mailto:me@example.com'] },
+        ' ',
         { tag: 'a', attrs: { href: 'https://auto.example/p', rel: REL }, children: ['https://auto.example/p'] },
       ),
     ]);
   });
 
   test('images become links labelled "image: alt" (alt as plain text); there is no img element at all', () => {
-    expect(markdownToNodes('![a **bold** `code` &amp; pic](https://example.com/p.png "T")')).toEqual([
-      p({ tag: 'a', attrs: { href: 'https://example.com/p.png', rel: REL, class: 'image' }, children: ['image: a bold code & pic'] }),
-    ]);
+    expect(markdownToNodes('![a **bold** `code` &amp; pic](https://example.com/p.png "T")')).toEqual([p({ tag: 'a', attrs: { href: 'https://example.com/p.png', rel: REL, class: 'image' }, children: ['image: a bold code & pic'] })]);
     expect(markdownToNodes('[![inner](https://example.com/i.png)](https://example.com/outer)')).toEqual([
       p({ tag: 'a', attrs: { href: 'https://example.com/outer', rel: REL }, children: [{ tag: 'a', attrs: { href: 'https://example.com/i.png', rel: REL, class: 'image' }, children: ['image: inner'] }] }),
     ]);
@@ -182,10 +229,52 @@ describe('markdownToNodes: what must never become markup', () => {
 
 describe('safe by construction (property tests)', () => {
   const PIECES = [
-    '<script>', '</script>', '<img src=x onerror=alert(1)>', '<iframe src=//e.x>', '<!--', '-->', '\u2028', '[a](', '](', ')', '![', 'javascript:', 'data:', 'https://e.x/',
-    '//e.x', 'mailto:', '&#58;', '&amp;', '&#x3c;', '*', '**', '_', '`', '```', '~~~', '\n', '\n\n', '    ', '> ', '- ', '1. ', '# ', '|', '|---|', '- [ ] ', '\\', '"', "'", ' ', 'a', 'b',
+    '<script>',
+    '</script>',
+    '<img src=x onerror=alert(1)>',
+    '<iframe src=//e.x>',
+    '<!--',
+    '-->',
+    '\u2028',
+    '[a](',
+    '](',
+    ')',
+    '![',
+    'javascript:',
+    'data:',
+    'https://e.x/',
+    '//e.x',
+    'mailto:',
+    '&#58;',
+    '&amp;',
+    '&#x3c;',
+    '*',
+    '**',
+    '_',
+    '`',
+    '```',
+    '~~~',
+    '\n',
+    '\n\n',
+    '    ',
+    '> ',
+    '- ',
+    '1. ',
+    '# ',
+    '|',
+    '|---|',
+    '- [ ] ',
+    '\\',
+    '"',
+    "'",
+    ' ',
+    'a',
+    'b',
   ];
-  const markdown = fc.oneof(fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join('')), fc.string({ unit: 'binary', maxLength: 60 }));
+  const markdown = fc.oneof(
+    fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((a) => a.join('')),
+    fc.string({ unit: 'binary', maxLength: 60 }),
+  );
   const ATTRS = new Set<string>(HTML_ATTRIBUTES);
   const TAGS = new Set<string>(HTML_TAGS);
 

@@ -23,10 +23,7 @@ describe('blocks as text (color off)', () => {
   });
 
   it('inline marks: bold and italic lose theirs, code and strikethrough keep theirs, links show their target', () => {
-    expect(text('**bold**, *it*, `co de`, ~~gone~~, [site](https://x.y/z), <https://a.b>, ![pic](https://i/p.png)')).toEqual([
-      'bold, it, `co de`, ~~gone~~, site (https://x.y/z), https://a.b, [image: pic]',
-      '(https://i/p.png)',
-    ]);
+    expect(text('**bold**, *it*, `co de`, ~~gone~~, [site](https://x.y/z), <https://a.b>, ![pic](https://i/p.png)')).toEqual(['bold, it, `co de`, ~~gone~~, site (https://x.y/z), https://a.b, [image: pic]', '(https://i/p.png)']);
   });
 
   it('soft breaks are spaces, hard breaks are line breaks', () => {
@@ -118,7 +115,28 @@ describe('wide characters, emoji, long words', () => {
   });
 
   it('measures widths exactly as string-width does (the fast paths included)', () => {
-    const samples = ['plain ascii', 'café naïve', '─│╭╰┌┬┐├┼┤└┴┘', '•◦▪', '会话，压缩。', 'ファイル', '설정', 'ｆｕｌｌ', '🚀✅👨‍👩‍👧', 'e\u0301', '\u00ad', 'a\u200bb', '‼', '‼\ufe0f', '❤\ufe0f', '→ ← ↔', '«»“”‘’…—–', '©®™°±×÷', '\u1100\u1161\u11a8', '각\u11a8'];
+    const samples = [
+      'plain ascii',
+      'café naïve',
+      '─│╭╰┌┬┐├┼┤└┴┘',
+      '•◦▪',
+      '会话，压缩。',
+      'ファイル',
+      '설정',
+      'ｆｕｌｌ',
+      '🚀✅👨‍👩‍👧',
+      'e\u0301',
+      '\u00ad',
+      'a\u200bb',
+      '‼',
+      '‼\ufe0f',
+      '❤\ufe0f',
+      '→ ← ↔',
+      '«»“”‘’…—–',
+      '©®™°±×÷',
+      '\u1100\u1161\u11a8',
+      '각\u11a8',
+    ];
     for (const s of samples) expect(displayWidth(s)).toBe(stringWidth(s));
     for (let c = 0x20; c < 0x10000; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;
@@ -126,7 +144,10 @@ describe('wide characters, emoji, long words', () => {
       if (displayWidth(ch) !== stringWidth(ch)) throw new Error(`U+${c.toString(16)}: ${displayWidth(ch)} columns, string-width says ${stringWidth(ch)}`);
     }
     const piece = fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('\u0301', '\u200d', '\ufe0f', '\u1161', '\u11a8', '🏻', '🇺', 'ー', 'ﾞ'));
-    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }), (ps) => displayWidth(ps.join('')) === stringWidth(ps.join(''))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (ps) => displayWidth(ps.join('')) === stringWidth(ps.join(''))),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -212,4 +233,3 @@ describe('escape sequences and controls in the input never reach the output', ()
     );
   });
 });
-

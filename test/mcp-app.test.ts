@@ -49,7 +49,15 @@ describe('MCP tools in a run', () => {
   it('the model calls server__tool through the registry; the server is described by name in the system prompt; close stops it', async () => {
     const { cwd, home } = setup('user', { everything: { ...everything, risk: 'read' } });
     const model = new ScriptedModel({
-      turns: [{ toolCalls: [{ id: 'c1', name: 'everything__echo', arguments: { message: 'hello mcp' } }, { id: 'c2', name: 'everything__get-sum', arguments: { a: 2, b: 3 } }] }, { text: 'done' }],
+      turns: [
+        {
+          toolCalls: [
+            { id: 'c1', name: 'everything__echo', arguments: { message: 'hello mcp' } },
+            { id: 'c2', name: 'everything__get-sum', arguments: { a: 2, b: 3 } },
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     const agent = await createAgent({ cwd, home, env: {}, modelAdapter: model });
     expect(agent.mcpServers()).toMatchObject([{ name: 'everything', state: 'idle' }]); // not started by createAgent
@@ -81,7 +89,7 @@ describe('MCP tools in a run', () => {
     expect(await gone(pid)).toBe(true);
   });
 
-  it('the mcpServers option adds servers in code (an editor passes them over ACP); they start like the user\'s own', async () => {
+  it("the mcpServers option adds servers in code (an editor passes them over ACP); they start like the user's own", async () => {
     const cwd = tempDir();
     const model = new ScriptedModel({ turns: [{ toolCalls: [{ id: 'c1', name: 'ed__echo', arguments: { message: 'from the editor' } }] }, { text: 'ok' }] });
     const agent = await createAgent({ cwd, home: tempDir('mini-agent-home-'), env: {}, modelAdapter: model, mcpServers: { ed: { ...everything, risk: 'read' } } });
@@ -122,7 +130,7 @@ describe('MCP tools in a run', () => {
 });
 
 describe('the README', () => {
-  it("the copy-paste config for the filesystem server is a valid mcpServers block", () => {
+  it('the copy-paste config for the filesystem server is a valid mcpServers block', () => {
     const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
     const block = /## MCP servers[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1];
     const specs = parseMcpServers(JSON.parse(block).mcpServers, { source: 'README', scope: 'user', env: { DOCS_TOKEN: 't0k' }, baseDir: '/' });

@@ -46,7 +46,13 @@ const text = (out: ToolOutput) => (typeof out.content === 'string' ? out.content
 
 function tool(m: McpManager, name: string) {
   const t = m.tools().find((d) => d.name === name);
-  if (!t) throw new Error(`no tool ${name}; have ${m.tools().map((d) => d.name).join(', ')}`);
+  if (!t)
+    throw new Error(
+      `no tool ${name}; have ${m
+        .tools()
+        .map((d) => d.name)
+        .join(', ')}`,
+    );
   return t;
 }
 
@@ -105,7 +111,7 @@ describe('parseMcpServers', () => {
     expect(parsed[3].transport).toEqual({ type: 'http', url: 'http://localhost:3001/mcp', headers: {} });
   });
 
-  it('reads our keys, other agents\' spellings of them, and resolves a relative cwd against the config folder', () => {
+  it("reads our keys, other agents' spellings of them, and resolves a relative cwd against the config folder", () => {
     const [a, b, c, d] = parseMcpServers(
       {
         a: { command: 'srv', risk: 'read', startupTimeoutMs: 500, toolTimeoutMs: 1500, disabled: true, cwd: 'tools' },
@@ -142,7 +148,7 @@ describe('parseMcpServers', () => {
       'user config /x/config.json: mcpServers.gh.headers.Authorization uses ${NO_SUCH_TOKEN}, which is not set; set it, or write ${NO_SUCH_TOKEN:-default}',
     );
     expect(bad({ fs: { command: 'x', args: ['${MISSING}'] } })).toMatch(/mcpServers\.fs\.args\[0\] uses \$\{MISSING\}/);
-    expect(bad({ 'a__b': { command: 'x' } })).toMatch(/server named "a__b"; a name may use only letters, digits, "_" and "-", and not "__"/);
+    expect(bad({ a__b: { command: 'x' } })).toMatch(/server named "a__b"; a name may use only letters, digits, "_" and "-", and not "__"/);
     expect(bad({ 'my server': { command: 'x' } })).toMatch(/server named "my server"/);
     expect(bad({ both: { command: 'x', url: 'https://h' } })).toMatch(/mcpServers\.both has both "command" and "url"/);
     expect(bad({ none: { args: [] } })).toMatch(/mcpServers\.none needs "command" \(a stdio server\) or "url"/);
@@ -173,7 +179,14 @@ describe('parseMcpServers', () => {
     const part = fc.oneof(
       literal.map((s) => ({ kind: 'lit' as const, s })),
       // A default ends at the first "}", so it cannot hold one.
-      fc.record({ kind: fc.constant('ref' as const), name: fc.constantFrom(...names), fallback: fc.option(literal.filter((s) => !s.includes('}')), { nil: undefined }) }),
+      fc.record({
+        kind: fc.constant('ref' as const),
+        name: fc.constantFrom(...names),
+        fallback: fc.option(
+          literal.filter((s) => !s.includes('}')),
+          { nil: undefined },
+        ),
+      }),
     );
     const env = fc.record(Object.fromEntries(names.map((n) => [n, fc.option(fc.string({ maxLength: 5 }), { nil: undefined })])));
     fc.assert(
@@ -184,9 +197,7 @@ describe('parseMcpServers', () => {
           expect(() => expandVars(template, vars, 'k')).toThrow(UsageError);
           return;
         }
-        const expected = parts
-          .map((p) => (p.kind === 'lit' ? p.s : p.fallback === undefined ? vars[p.name]! : vars[p.name] === undefined || vars[p.name] === '' ? p.fallback : vars[p.name]!))
-          .join('');
+        const expected = parts.map((p) => (p.kind === 'lit' ? p.s : p.fallback === undefined ? vars[p.name]! : vars[p.name] === undefined || vars[p.name] === '' ? p.fallback : vars[p.name]!)).join('');
         expect(expandVars(template, vars, 'k')).toBe(expected);
       }),
     );
@@ -277,7 +288,7 @@ describe('server-everything over stdio', () => {
     expect(direct.details).toMatchObject({ mcpServer: 'everything', mcpTool: 'get-sum' });
   });
 
-  it('an unknown tool: the registry says so, and the server\'s own error comes back as an error result', async () => {
+  it("an unknown tool: the registry says so, and the server's own error comes back as an error result", async () => {
     const registry = new ToolRegistry(m.tools());
     const local = await registry.execute({ type: 'toolCall', id: '1', name: 'everything__nope', arguments: {} }, { cwd: process.cwd(), signal: new AbortController().signal });
     expect(local).toMatchObject({ isError: true, details: { reason: 'unknown_tool' } });
@@ -383,10 +394,7 @@ describe('a server that fails', () => {
   });
 
   it('a startup that never answers is reported after startupTimeoutMs, not waited for; close() ends it', async () => {
-    const m = manager([
-      spec('silent', { type: 'stdio', command: NODE, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, { startupTimeoutMs: 300 }),
-      spec('quick', stdio([FIXTURE])),
-    ]);
+    const m = manager([spec('silent', { type: 'stdio', command: NODE, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, { startupTimeoutMs: 300 }), spec('quick', stdio([FIXTURE]))]);
     const lines = await m.start();
     expect(lines).toEqual(['MCP server silent (test config) is not ready after 0.3 s; it keeps starting in the background and its tools are added when it is ready']);
     expect(m.status().map((s) => s.state)).toEqual(['starting', 'ready']);
@@ -433,7 +441,7 @@ describe('the fixture server: names, content, list_changed, environment', () => 
   it('names are sanitized; a clean name keeps its name and the colliding one gets a hash', async () => {
     const byMcp = Object.fromEntries(m.status()[0].tools.map((t) => [t.mcpName, t.name]));
     expect(byMcp['weird.name/x']).toBe('fixture__weird_name_x');
-    expect(byMcp['dotted_tool']).toBe('fixture__dotted_tool');
+    expect(byMcp.dotted_tool).toBe('fixture__dotted_tool');
     expect(byMcp['dotted.tool']).toMatch(/^fixture__dotted_tool_[0-9a-f]{8}$/);
     const registry = new ToolRegistry(m.tools());
     const run = (name: string) => registry.execute({ type: 'toolCall', id: name, name, arguments: {} }, { cwd: process.cwd(), signal: new AbortController().signal }).then((r) => textOf(r.content));
@@ -546,9 +554,7 @@ describe('trust', () => {
     );
     expect(m.status()[0].state).toBe('untrusted');
     const lines = await m.start();
-    expect(lines).toEqual([
-      `MCP server repo (from project config .mini-agent/config.json) not started because ${cwd} is not trusted; run \`mini-agent trust\` there (or pass --trust-workspace) to start it`,
-    ]);
+    expect(lines).toEqual([`MCP server repo (from project config .mini-agent/config.json) not started because ${cwd} is not trusted; run \`mini-agent trust\` there (or pass --trust-workspace) to start it`]);
     expect(m.status().map((s) => s.state)).toEqual(['untrusted', 'ready']);
     expect(existsSync(marker)).toBe(false);
     expect(m.tools().every((t) => t.source === 'mcp:mine')).toBe(true);

@@ -36,7 +36,14 @@ function expectEveryRoundCompacted(report: MemoryReport, rounds: number): void {
 describe('the memory probe', () => {
   it.each([4096, 8192, 32_768])('a summarizer that quotes every fact keeps all of them in every round, and the next request carries them (window %i)', async (window) => {
     const requests: RecordedSummaryRequest[] = [];
-    const report = await runMemoryProbe({ summarize: quoting(PLANTED_FACTS.map((f) => f.id), requests), settings: compactionSettings(window), rounds: 4 });
+    const report = await runMemoryProbe({
+      summarize: quoting(
+        PLANTED_FACTS.map((f) => f.id),
+        requests,
+      ),
+      settings: compactionSettings(window),
+      rounds: 4,
+    });
     expectEveryRoundCompacted(report, 4);
     for (const r of report.rounds) {
       for (const f of r.facts) expect(f, `round ${r.round}, ${f.id}`).toEqual({ id: f.id, inSummary: true, inFileLists: PATHS.includes(f.id), inNextRequest: true, kept: true });
@@ -52,7 +59,14 @@ describe('the memory probe', () => {
 
   it('the facts also survive map-reduce: a kept part this large makes each round more than one request can hold', async () => {
     const requests: RecordedSummaryRequest[] = [];
-    const report = await runMemoryProbe({ summarize: quoting(PLANTED_FACTS.map((f) => f.id), requests), settings: compactionSettings(4096, { keepRecentTokens: 3000 }), rounds: 3 });
+    const report = await runMemoryProbe({
+      summarize: quoting(
+        PLANTED_FACTS.map((f) => f.id),
+        requests,
+      ),
+      settings: compactionSettings(4096, { keepRecentTokens: 3000 }),
+      rounds: 3,
+    });
     expectEveryRoundCompacted(report, 3);
     expect(report.rounds.map((r) => r.score)).toEqual([1, 1, 1]);
     expect(requests.some((r) => r.prompt.includes('<part n="2">'))).toBe(true);
@@ -84,10 +98,12 @@ describe('the memory probe', () => {
 
   // One round: the quoting summarizer would not find a wrapped message again in the next one.
   it('a summary that wraps a long error message over lines still keeps it; a paraphrase does not', async () => {
-    const wrap = (paraphrase: boolean): Summarizer => async (req) => {
-      const text = await quoting(PLANTED_FACTS.map((f) => f.id))(req);
-      return text.replace('but found', paraphrase ? 'yet found' : 'but\n  found');
-    };
+    const wrap =
+      (paraphrase: boolean): Summarizer =>
+      async (req) => {
+        const text = await quoting(PLANTED_FACTS.map((f) => f.id))(req);
+        return text.replace('but found', paraphrase ? 'yet found' : 'but\n  found');
+      };
     expect((await runMemoryProbe({ summarize: wrap(false), settings: compactionSettings(8192), rounds: 1 })).score).toBe(1);
     expect((await runMemoryProbe({ summarize: wrap(true), settings: compactionSettings(8192), rounds: 1 })).lost).toEqual(['error']);
   });
@@ -169,7 +185,10 @@ describe('mini-agent eval memory', () => {
   it('a scripted summarizer (--script) works the same way', async () => {
     const cwd = tempDir();
     const text = wholeSummary('nothing specific', [...SUMMARY_SECTIONS, ...TURN_SECTIONS]);
-    const script = writeScript(cwd, Array.from({ length: 30 }, () => ({ text })));
+    const script = writeScript(
+      cwd,
+      Array.from({ length: 30 }, () => ({ text })),
+    );
     const r = await cliInProcess(['eval', 'memory', '--script', script, '--context-window', '16384', '--rounds', '1', '--json'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ model: 'scripted/script', kept: 2, score: 0.4, lost: ['decision', 'error', 'constraint'] });

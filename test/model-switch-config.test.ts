@@ -45,7 +45,7 @@ describe.each([
   ['names no provider (the default, openai)', undefined, 'openai'],
   ['names openai-compatible', 'openai-compatible', 'openai-compatible'],
 ])('a user config that %s', (_, provider, startProvider) => {
-  it("keeps its baseUrl and apiKey to its provider across /model switches", async () => {
+  it('keeps its baseUrl and apiKey to its provider across /model switches', async () => {
     const { local, anthropic } = await servers();
     const env = {
       MINI_AGENT_HOME: home({ ...(provider ? { provider } : {}), baseUrl: `${local.url}/v1`, apiKey: 'sk-local-config', model: 'local-model' }),

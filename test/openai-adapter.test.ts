@@ -116,8 +116,7 @@ describe('recorded streams', () => {
   it('plain text: deltas, stop reason, usage and cost; the request went to /v1/chat/completions', async () => {
     const r = await run(serve({ body: fixture('plain-text.sse') }));
     const m = done(r);
-    const expected =
-      "I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.";
+    const expected = "I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.";
     expect(r.text).toBe(expected);
     expect(m.content).toEqual([{ type: 'text', text: expected }]);
     expect(m.stopReason).toBe('stop');
@@ -271,9 +270,7 @@ describe('chunk boundaries do not change the result', () => {
     const adapter = createOpenAIAdapter(config(`${own.server.url}/v1`));
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 0, max: bodies.length - 1 }).chain((k) =>
-          fc.tuple(fc.constant(k), fc.array(fc.integer({ min: 1, max: bodies[k][1].length - 1 }), { minLength: 1, maxLength: 6 })),
-        ),
+        fc.integer({ min: 0, max: bodies.length - 1 }).chain((k) => fc.tuple(fc.constant(k), fc.array(fc.integer({ min: 1, max: bodies[k][1].length - 1 }), { minLength: 1, maxLength: 6 }))),
         async ([k, cuts]) => {
           const [name, body] = bodies[k];
           own.reply = { body, chunks: [...new Set(cuts)].sort((a, b) => a - b), delayMs: 2 };
@@ -340,10 +337,7 @@ describe('synthetic streams', () => {
   });
 
   it('a server that numbers every call 0 but gives each its own id: separate calls', async () => {
-    const body = sse(
-      [chunk(tc(0, { name: 'a', arguments: '{"x":1}' }, 'id_1')), chunk(tc(0, { name: 'b', arguments: '{"y":2}' }, 'id_2')), chunk({}, 'tool_calls')],
-      { done: true },
-    );
+    const body = sse([chunk(tc(0, { name: 'a', arguments: '{"x":1}' }, 'id_1')), chunk(tc(0, { name: 'b', arguments: '{"y":2}' }, 'id_2')), chunk({}, 'tool_calls')], { done: true });
     const m = done(await run(serve({ body })));
     expect(m.content).toEqual([
       { type: 'toolCall', id: 'id_1', name: 'a', arguments: { x: 1 } },
@@ -375,10 +369,7 @@ describe('synthetic streams', () => {
   });
 
   it('`reasoning` (Ollama, OpenRouter) is thinking too; a server sending both fields is not doubled', async () => {
-    const body = sse(
-      [chunk({ reasoning: 'hmm' }), chunk({ reasoning: ' ok', reasoning_content: ' ok' }), chunk({ content: 'Hi' }), chunk({}, 'stop')],
-      { done: true },
-    );
+    const body = sse([chunk({ reasoning: 'hmm' }), chunk({ reasoning: ' ok', reasoning_content: ' ok' }), chunk({ content: 'Hi' }), chunk({}, 'stop')], { done: true });
     const m = done(await run(serve({ body })));
     expect(m.content).toEqual([
       { type: 'thinking', thinking: 'hmm ok' },
@@ -387,14 +378,7 @@ describe('synthetic streams', () => {
   });
 
   it('cached prompt tokens count as cache reads, not input', async () => {
-    const body = sse(
-      [
-        chunk({ content: 'x' }),
-        chunk({}, 'stop'),
-        usageChunk({ prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, prompt_tokens_details: { cached_tokens: 800 } }),
-      ],
-      { done: true },
-    );
+    const body = sse([chunk({ content: 'x' }), chunk({}, 'stop'), usageChunk({ prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, prompt_tokens_details: { cached_tokens: 800 } })], { done: true });
     const m = done(await run(serve({ body })));
     expect(m.usage).toEqual({ input: 200, output: 50, cacheRead: 800, cacheWrite: 0, cost: (200 * 2.5 + 50 * 10 + 800 * 1.25) / 1e6 });
   });
@@ -483,7 +467,11 @@ describe('HTTP errors', () => {
     ['500', json(500, { message: 'The server had an error while processing your request.', type: 'server_error' }), { kind: 'server', retryable: true, status: 500 }],
     ['503', json(503, { message: 'The engine is currently overloaded', type: 'server_error' }), { kind: 'overloaded', retryable: true, status: 503 }],
     ['529', json(529, { message: 'Overloaded', type: 'overloaded_error' }), { kind: 'overloaded', retryable: true, status: 529 }],
-    ['400 context_length_exceeded', json(400, { message: "This model's maximum context length is 128000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }), { kind: 'context_overflow', retryable: false, status: 400 }],
+    [
+      '400 context_length_exceeded',
+      json(400, { message: "This model's maximum context length is 128000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }),
+      { kind: 'context_overflow', retryable: false, status: 400 },
+    ],
     ['400 other', json(400, { message: "Invalid value for 'max_tokens'.", type: 'invalid_request_error', param: 'max_tokens', code: null }), { kind: 'bad_request', retryable: false, status: 400 }],
   ];
   it.each(cases)('%s', async (_name, r, want) => {
@@ -552,7 +540,7 @@ describe('HTTP errors', () => {
     expect(error).toMatchObject({ kind: 'network', retryable: true });
   });
 
-  it('a timeout before the headers (the SDK\'s own): a retryable network error', async () => {
+  it("a timeout before the headers (the SDK's own): a retryable network error", async () => {
     const silent = await startServer(() => new Promise<Reply>(() => undefined)); // never answers
     try {
       const { error } = failed(await run(createOpenAIAdapter(config(`${silent.url}/v1`, { timeoutMs: 200 }))));
@@ -562,7 +550,7 @@ describe('HTTP errors', () => {
     }
   });
 
-  it('a body that stalls after the headers is not timed out by the SDK (the loop\'s idle timeout handles it)', async () => {
+  it("a body that stalls after the headers is not timed out by the SDK (the loop's idle timeout handles it)", async () => {
     // timeoutMs covers the wait for the headers only. It is generous (a busy machine may take a
     // while to answer), and the caller aborts well after it has run out, counted from the moment
     // the server sent the headers: a timeout that covered the body would end the run first, as a

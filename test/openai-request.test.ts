@@ -163,12 +163,7 @@ describe('toOpenAIRequest', () => {
   });
 
   it('a trailing assistant call without a result is answered; an empty (aborted) assistant message is skipped', () => {
-    const out = toOpenAIMessages([
-      userMessage('go'),
-      { ...assistant([], 'aborted'), errorMessage: 'aborted' },
-      userMessage('again'),
-      assistant([call('b', 'read_file', { path: 'y' })]),
-    ]);
+    const out = toOpenAIMessages([userMessage('go'), { ...assistant([], 'aborted'), errorMessage: 'aborted' }, userMessage('again'), assistant([call('b', 'read_file', { path: 'y' })])]);
     expect(out).toEqual([
       { role: 'user', content: 'go' },
       { role: 'user', content: 'again' },

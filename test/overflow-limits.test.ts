@@ -30,7 +30,14 @@ const ROWS: Row[] = [
     who: 'OpenAI',
     source: 'issue 23 (a local server, OpenAI wording); rahul2002m/ChatPDF#6',
     status: 400,
-    body: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9650 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+    body: {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9650 tokens. Please reduce the length of the messages.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    },
     contextWindow: 8192,
     requestTokens: 9650,
   },
@@ -38,7 +45,9 @@ const ROWS: Row[] = [
     who: 'OpenAI',
     source: 'webtimemachine/wtm2#579',
     status: 400,
-    body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 204308 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
+    body: {
+      error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 204308 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' },
+    },
     contextWindow: 128000,
     requestTokens: 204308,
   },
@@ -46,7 +55,13 @@ const ROWS: Row[] = [
     who: 'vLLM (older)',
     source: 'ruipeterpan/specreason#4 (vLLM serving_chat.py)',
     status: 400,
-    body: { object: 'error', message: "This model's maximum context length is 8192 tokens. However, you requested 8203 tokens (7691 in the messages, 512 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', param: null, code: 400 },
+    body: {
+      object: 'error',
+      message: "This model's maximum context length is 8192 tokens. However, you requested 8203 tokens (7691 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
+      type: 'BadRequestError',
+      param: null,
+      code: 400,
+    },
     contextWindow: 8192,
     requestTokens: 7691,
   },
@@ -54,7 +69,14 @@ const ROWS: Row[] = [
     who: 'vLLM (newer)',
     source: 'vllm-project/vllm#33425',
     status: 400,
-    body: { error: { message: "This model's maximum context length is 2048 tokens. However, your request has 8 input tokens plus 2045 'max_tokens'. Please reduce one or the other. (parameter=input_tokens, max_tokens, value=(8, 2045))", type: 'BadRequestError', param: 'input_tokens, max_tokens', code: 400 } },
+    body: {
+      error: {
+        message: "This model's maximum context length is 2048 tokens. However, your request has 8 input tokens plus 2045 'max_tokens'. Please reduce one or the other. (parameter=input_tokens, max_tokens, value=(8, 2045))",
+        type: 'BadRequestError',
+        param: 'input_tokens, max_tokens',
+        code: 400,
+      },
+    },
     contextWindow: 2048,
     requestTokens: 8,
   },
@@ -109,7 +131,13 @@ const ROWS: Row[] = [
     who: 'OpenRouter',
     source: 'OpenHands/OpenHands#9937',
     status: 400,
-    body: { error: { message: 'This endpoint\'s maximum context length is 131072 tokens. However, you requested about 138956 tokens (7884 of text input, 131072 in the output). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically.', code: 400 } },
+    body: {
+      error: {
+        message:
+          'This endpoint\'s maximum context length is 131072 tokens. However, you requested about 138956 tokens (7884 of text input, 131072 in the output). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically.',
+        code: 400,
+      },
+    },
     contextWindow: 131072,
     requestTokens: 7884,
   },
@@ -117,7 +145,14 @@ const ROWS: Row[] = [
     who: 'OpenRouter (upstream wording)',
     source: 'OpenRouterTeam/openrouter-examples#10',
     status: 400,
-    body: { error: { message: "This model's maximum context length is 8192 tokens, however you requested 8977 tokens (8977 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.", type: 'invalid_request_error', param: null, code: null } },
+    body: {
+      error: {
+        message: "This model's maximum context length is 8192 tokens, however you requested 8977 tokens (8977 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    },
     contextWindow: 8192,
     requestTokens: 8977,
   },

@@ -171,8 +171,7 @@ function readdirRan(cwd: string): boolean {
 describe('the permission matrix: risk × policy × someone to ask × --yes', () => {
   const cases: Case[] = [];
   for (const risk of ['read', 'write', 'execute'] as const)
-    for (const rule of ['none', 'allow', 'ask', 'deny'] as const)
-      for (const asker of ['none', 'allow', 'deny'] as const) for (const yes of [false, true]) cases.push({ risk, rule, asker, yes });
+    for (const rule of ['none', 'allow', 'ask', 'deny'] as const) for (const asker of ['none', 'allow', 'deny'] as const) for (const yes of [false, true]) cases.push({ risk, rule, asker, yes });
 
   it.each(cases)('%o', async (c) => {
     const { ran, asked, events, text } = await runCase(c);
@@ -218,7 +217,15 @@ describe('approvals', () => {
       session: 'memory',
       tools: [tool],
       approve: ['execute_tool(ok*)'],
-      script: writeScript(cwd, [{ toolCalls: [{ id: '1', name: tool.name, arguments: { path: 'ok1' } }, { id: '2', name: tool.name, arguments: { path: 'no1' } }] }, { text: 'done' }]),
+      script: writeScript(cwd, [
+        {
+          toolCalls: [
+            { id: '1', name: tool.name, arguments: { path: 'ok1' } },
+            { id: '2', name: tool.name, arguments: { path: 'no1' } },
+          ],
+        },
+        { text: 'done' },
+      ]),
     });
     const decisions = decisionsIn(events);
     expect(decisions.map((d) => [d.toolCallId, d.decision, d.source])).toEqual([
@@ -247,7 +254,9 @@ describe('approvals', () => {
     await first.close();
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ tool: 'execute_tool', risk: 'execute', suggestedRule: 'execute_tool(make test)' });
-    const grants = readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"permission_grant"'));
+    const grants = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"permission_grant"'));
     expect(grants.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ type: 'permission_grant', rule: 'execute_tool(make test)', parentId: null })]);
 
     // Resumed without anyone to ask: the grant approves the same call; a different one is still refused.
@@ -258,7 +267,19 @@ describe('approvals', () => {
         env: {},
         tools: [tool],
         session: { file },
-        script: writeScript(cwd, [{ toolCalls: [{ id: '2', name: tool.name, arguments: { path: 'same', command: 'make test' } }, { id: '3', name: tool.name, arguments: { path: 'other', command: 'make deploy' } }] }, { text: 'done' }], 'b.json'),
+        script: writeScript(
+          cwd,
+          [
+            {
+              toolCalls: [
+                { id: '2', name: tool.name, arguments: { path: 'same', command: 'make test' } },
+                { id: '3', name: tool.name, arguments: { path: 'other', command: 'make deploy' } },
+              ],
+            },
+            { text: 'done' },
+          ],
+          'b.json',
+        ),
       }),
     );
     expect(decisions.map((d) => [d.toolCallId, d.decision, d.rule])).toEqual([

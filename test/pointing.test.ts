@@ -33,7 +33,12 @@ describe('the file picker', () => {
 
 describe('Tab completion', () => {
   const src: CompletionSources = {
-    commands: [{ name: 'model', help: '', arg: 'model' }, { name: 'export', help: '', arg: 'path' }, { name: 'exit', help: '' }, { name: 'label', help: '', arg: 'entry' }],
+    commands: [
+      { name: 'model', help: '', arg: 'model' },
+      { name: 'export', help: '', arg: 'path' },
+      { name: 'exit', help: '' },
+      { name: 'label', help: '', arg: 'entry' },
+    ],
     values: (kind) => (kind === 'model' ? ['openai/gpt-4.1-mini', 'anthropic/claude-sonnet-5-5'] : kind === 'entry' ? ['start', 'stable'] : []),
     paths: (prefix) => ['src/', 'src/app.ts', 'README.md'].filter((p) => p.startsWith(prefix)),
   };

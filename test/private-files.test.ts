@@ -15,7 +15,10 @@ const onlyDir = (dir: string) => {
   expect(names).toHaveLength(1);
   return join(dir, names[0]);
 };
-const sessionFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+const sessionFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(dir, f));
 
 describe.skipIf(process.platform === 'win32')('private by default', () => {
   it.each(['000', '022', '077'])('umask %s: the home, its folders, sessions, traces and recordings are owner-only', async (umask) => {

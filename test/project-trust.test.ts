@@ -111,7 +111,10 @@ describe('a project config only narrows until it is trusted', () => {
   it('every key a config file may hold is in the table (narrowing or widening)', async () => {
     const { TOP_LEVEL_KEYS } = await import('../src/app/config-check.js');
     for (const key of TOP_LEVEL_KEYS) {
-      expect(Object.keys(PROJECT_KEYS).some((k) => k === key || k.startsWith(`${key}.`)), key).toBe(true);
+      expect(
+        Object.keys(PROJECT_KEYS).some((k) => k === key || k.startsWith(`${key}.`)),
+        key,
+      ).toBe(true);
     }
   });
 });
@@ -263,7 +266,11 @@ describe('a session file from elsewhere cannot pre-approve anything', () => {
     const first = await createAgent({ cwd, home, env: {}, session: { file }, script: writeScript(cwd, [bashCall('a'), { text: 'done' }], 's1.json'), onPermissionRequest: () => 'always' });
     await first.prompt('go');
     await first.close();
-    const grant = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'permission_grant');
+    const grant = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'permission_grant');
     expect(grant).toMatchObject({ rule: 'bash(echo ran >> ran.txt)', seal: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
     // Resumed with no one to ask: the grant approves the call.
     const again = await createAgent({ cwd, home, env: {}, session: { file }, script: writeScript(cwd, [bashCall('b'), { text: 'done' }], 's2.json') });

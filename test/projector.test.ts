@@ -1,12 +1,6 @@
 // Behaviour tests for the projector: active path → the messages the model sees.
 import { describe, expect, it } from 'vitest';
-import {
-  emptyUsage,
-  type AssistantMessage,
-  type Message,
-  type ToolResultMessage,
-  type UserMessage,
-} from '../src/core/types.js';
+import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from '../src/core/types.js';
 import type { CompactionEntry, MessageEntry, SessionEntry } from '../src/session/entries.js';
 import { projectMessages, SUMMARY_PREFIX, summaryMessage } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';

@@ -24,9 +24,7 @@ function withUsage(body: string, u: { input: number; read: number; write5m: numb
   expect(body).toMatch(start);
   expect(body).toMatch(delta);
   const totals = `"usage":{"input_tokens":${u.input},"cache_creation_input_tokens":${u.write5m + u.write1h},"cache_read_input_tokens":${u.read}`;
-  return body
-    .replace(start, `${totals},"cache_creation":{"ephemeral_5m_input_tokens":${u.write5m},"ephemeral_1h_input_tokens":${u.write1h}}`)
-    .replace(delta, `${totals},"output_tokens"`);
+  return body.replace(start, `${totals},"cache_creation":{"ephemeral_5m_input_tokens":${u.write5m},"ephemeral_1h_input_tokens":${u.write1h}}`).replace(delta, `${totals},"output_tokens"`);
 }
 
 function workspace(config?: object): { cwd: string; home: string } {
@@ -46,10 +44,7 @@ const ANTHROPIC = (url: string) => ['--provider', 'anthropic', '--base-url', url
 
 describe('Anthropic through the CLI', () => {
   it('default 5m: breakpoints on tools, system and the newest messages; reads and writes priced at their rates; the share in run_settled', async () => {
-    const server = await serve([
-      { body: withUsage(LOOP[0].response.body, { input: 6, read: 0, write5m: 650, write1h: 0 }) },
-      { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 116, write1h: 0 }) },
-    ]);
+    const server = await serve([{ body: withUsage(LOOP[0].response.body, { input: 6, read: 0, write5m: 650, write1h: 0 }) }, { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 116, write1h: 0 }) }]);
     const { cwd, home } = workspace();
     const r = await cliInProcess([...ANTHROPIC(server.url), '--json', 'what is the weather?'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
@@ -69,10 +64,7 @@ describe('Anthropic through the CLI', () => {
   });
 
   it('1h: every breakpoint has ttl 1h and the hour-long writes cost 2× input; the --verbose summary shows the share', async () => {
-    const server = await serve([
-      { body: withUsage(LOOP[0].response.body, { input: 6, read: 0, write5m: 0, write1h: 650 }) },
-      { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 0, write1h: 116 }) },
-    ]);
+    const server = await serve([{ body: withUsage(LOOP[0].response.body, { input: 6, read: 0, write5m: 0, write1h: 650 }) }, { body: withUsage(LOOP[1].response.body, { input: 4, read: 650, write5m: 0, write1h: 116 }) }]);
     const { cwd, home } = workspace({ cache: { retention: '1h' } });
     const r = await cliInProcess([...ANTHROPIC(server.url), '--verbose', 'what is the weather?'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);

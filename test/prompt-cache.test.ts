@@ -21,8 +21,7 @@ const TOOLS: ToolSpec[] = ['read', 'write', 'bash'].map((name) => ({ name, descr
 const assistant = (...content: AssistantContent[]): AssistantMessage => ({ role: 'assistant', content, stopReason: 'toolUse', usage: emptyUsage() });
 const call = (id: string): AssistantContent => ({ type: 'toolCall', id, name: 'read', arguments: { path: id } });
 const result = (id: string): ToolResultMessage => ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: `contents of ${id}` }], isError: false });
-const anthropic = (messages: Message[], cacheRetention?: CacheRetention, systemPrompt = 'You are a test.') =>
-  toAnthropicRequest({ messages, tools: TOOLS, systemPrompt }, { model: 'claude-test', maxOutputTokens: 1000, cacheRetention });
+const anthropic = (messages: Message[], cacheRetention?: CacheRetention, systemPrompt = 'You are a test.') => toAnthropicRequest({ messages, tools: TOOLS, systemPrompt }, { model: 'claude-test', maxOutputTokens: 1000, cacheRetention });
 
 /** Every cache_control in the body, as [where, marker]. */
 function markers(body: AnthropicRequestBody): Array<[string, unknown]> {

@@ -41,9 +41,13 @@ describe('arguments', () => {
 
   it('a body without placeholders is kept as is', () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !s.includes('$')), fc.string(), (body, args) => {
-        expect(expandTemplate(body, args)).toBe(body);
-      }),
+      fc.property(
+        fc.string().filter((s) => !s.includes('$')),
+        fc.string(),
+        (body, args) => {
+          expect(expandTemplate(body, args)).toBe(body);
+        },
+      ),
     );
   });
 });
@@ -104,8 +108,14 @@ describe('invoking a template', () => {
     const { cwd, home } = setup();
     const r = await cliInProcess(['--script', writeScript(cwd, [{ text: 'reviewed' }]), '/review src/a.ts tests'], { cwd, home });
     expect(r.code).toBe(0);
-    const file = readdirSync(join(home, 'sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
-    const users = readFileSync(join(home, 'sessions', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === 'message' && e.message.role === 'user');
+    const file = readdirSync(join(home, 'sessions'), { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.jsonl'))!;
+    const users = readFileSync(join(home, 'sessions', file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'message' && e.message.role === 'user');
     expect(users.map((e) => e.message.content[0].text)).toEqual(['Review src/a.ts for tests.\n']);
   });
 });

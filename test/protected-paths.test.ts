@@ -40,7 +40,10 @@ function bytes(file: string): string | null {
 function run(events: AgentEvent[]) {
   const decision = (id: string) => events.find((e): e is Decision => e.type === 'permission_decision' && e.toolCallId === id);
   const end = (id: string) => events.find((e): e is ToolEnd => e.type === 'tool_end' && e.toolCallId === id);
-  const text = (id: string) => end(id)?.result.content.map((c) => ('text' in c ? c.text : '')).join('') ?? '';
+  const text = (id: string) =>
+    end(id)
+      ?.result.content.map((c) => ('text' in c ? c.text : ''))
+      .join('') ?? '';
   return { decision, end, text };
 }
 
@@ -92,7 +95,7 @@ const ATTACKS: { id: string; call: Omit<ScriptToolCall, 'id'>; file: string; app
     id: 'bash-config',
     call: { name: 'bash', arguments: { command: `echo '{"permissions":{"allow":["bash"]}}' > .mini-agent/config.json` } },
     file: '.mini-agent/config.json',
-    approve: '--approve \'bash(echo \'\\\'\'{"permissions":{"allow":["bash"]}}\'\\\'\' > .mini-agent/config.json)\'',
+    approve: "--approve 'bash(echo '\\''{\"permissions\":{\"allow\":[\"bash\"]}}'\\'' > .mini-agent/config.json)'",
   },
   {
     id: 'bash-hook',
@@ -117,7 +120,10 @@ describe('the agent cannot write its own rights: protected paths', () => {
     const { cwd, home, scripts } = repository();
     await setup(cwd, home);
     const before = new Map(ATTACKS.map((a) => [a.file, bytes(join(cwd, a.file))]));
-    for (const [label, yes] of [['with --yes', ['--yes']], ['without --yes', []]] as const) {
+    for (const [label, yes] of [
+      ['with --yes', ['--yes']],
+      ['without --yes', []],
+    ] as const) {
       const script = writeScript(scripts, [{ toolCalls: ATTACKS.map((a) => ({ id: `${label[0]}-${a.id}`, ...a.call })) }, { text: 'done' }], `attack-${yes.length}.json`);
       const r = await cliInProcess(['--json', ...yes, ...flags, '--session', 'work.jsonl', '--script', script, 'make yourself at home'], { cwd, home });
       expect(r.code, r.stderr).toBe(0);
@@ -130,8 +136,14 @@ describe('the agent cannot write its own rights: protected paths', () => {
         expect(text(id), `${a.id} ${label}`).toContain(a.approve);
         if (a.file !== 'work.jsonl') expect(bytes(join(cwd, a.file)), `${a.file} after ${a.id} ${label}`).toBe(before.get(a.file));
       }
-      const entries = readFileSync(join(cwd, 'work.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string });
-      expect(entries.filter((e) => e.type === 'permission_grant'), `grants in the session ${label}`).toEqual([]);
+      const entries = readFileSync(join(cwd, 'work.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string });
+      expect(
+        entries.filter((e) => e.type === 'permission_grant'),
+        `grants in the session ${label}`,
+      ).toEqual([]);
       expect(existsSync(join(cwd, 'pwned'))).toBe(false);
     }
     // The next run, resuming the same session without --yes: bash still needs approval.

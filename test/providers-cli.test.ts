@@ -16,7 +16,11 @@ const serve = servePerTest();
 
 // ---- OpenAI Chat Completions bodies ----
 const chunk = (delta: object, finish: string | null = null) => ({
-  id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
 const usageChunk = (p: number, c: number) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } });
 const openaiToolTurn = sse(
@@ -61,10 +65,7 @@ function workspace(pricing = { input: 2, output: 10, cacheRead: 0, cacheWrite: 0
   const cwd = tempDir();
   writeFileSync(join(cwd, 'notes.md'), 'hello world\n');
   mkdirSync(join(cwd, '.mini-agent'));
-  writeFileSync(
-    join(cwd, '.mini-agent', 'config.json'),
-    JSON.stringify({ models: { 'test-model': { pricing } }, retry: { baseDelayMs: 1, maxDelayMs: 50 } }),
-  );
+  writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ models: { 'test-model': { pricing } }, retry: { baseDelayMs: 1, maxDelayMs: 50 } }));
   return cwd;
 }
 
@@ -119,7 +120,10 @@ describe.each([
   });
 
   it('over HTTPS: the run opens one TLS connection (ahead of its first request) and keeps it; an untrusted certificate is a clear network error', async () => {
-    const server = await serve(turns.map((body) => ({ body })), { tls: true });
+    const server = await serve(
+      turns.map((body) => ({ body })),
+      { tls: true },
+    );
     const cwd = workspace();
     const trusted = await runCli([...args(server.url), '--model', 'test-model', 'what do the notes say?'], { cwd, env: { NODE_EXTRA_CA_CERTS: TEST_CERT_FILE } });
     expect(trusted.stderr).not.toMatch(/error/i);
@@ -135,7 +139,7 @@ describe.each([
     expect(server.requests).toHaveLength(2); // no request went over a connection that failed its check
   });
 
-  it('MINI_AGENT_TRANSPORT=fetch runs through Node\'s fetch; a value it does not know is a usage error naming it', async () => {
+  it("MINI_AGENT_TRANSPORT=fetch runs through Node's fetch; a value it does not know is a usage error naming it", async () => {
     const server = await serve(turns.map((body) => ({ body })));
     const cwd = workspace();
     const viaFetch = await runCli([...args(server.url), '--model', 'test-model', '--no-session', 'what do the notes say?'], { cwd, env: { MINI_AGENT_TRANSPORT: 'fetch' } });
@@ -161,9 +165,10 @@ describe.each([
   });
 
   it('an auth failure: one line naming provider, kind and what to do; exit 1; the session stays valid', async () => {
-    const errorBody = dialect === 'openai'
-      ? JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })
-      : JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    const errorBody =
+      dialect === 'openai'
+        ? JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })
+        : JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     const server = await serve([{ status: 401, headers: { 'content-type': 'application/json' }, body: errorBody }]);
     const cwd = workspace();
     const session = join(cwd, 's.jsonl');

@@ -72,7 +72,12 @@ describe('SDK: steer and followUp carry attachments', () => {
     const last = model.requests[1].messages.at(-1)!;
     expect(last).toEqual({ role: 'user', content: expected });
     // The session entry records them, as a prompt's would; the item and its event show the text alone.
-    expect(agent.messages().filter((m) => m.role === 'user').at(-1)).toEqual({ role: 'user', content: expected });
+    expect(
+      agent
+        .messages()
+        .filter((m) => m.role === 'user')
+        .at(-1),
+    ).toEqual({ role: 'user', content: expected });
     expect(item).toEqual({ id: expect.any(String), kind: 'steer', text: 'look at @notes.md and @shot.png' });
     expect(events.find((e) => e.type === 'steer_delivered')).toMatchObject({ id: item!.id, text: 'look at @notes.md and @shot.png' });
     const updates = events.filter((e): e is Extract<AgentEvent, { type: 'queue_update' }> => e.type === 'queue_update');
@@ -95,7 +100,13 @@ describe('SDK: steer and followUp carry attachments', () => {
     expect(model.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'then summarize @notes.md' }, fileBlock('notes.md', 'the launch code is 4242\n')] });
     agent.followUp('and @shot.png');
     await agent.idle();
-    expect(model.requests[2].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'and @shot.png' }, { type: 'image', data: shot, mimeType: 'image/png' }] });
+    expect(model.requests[2].messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'and @shot.png' },
+        { type: 'image', data: shot, mimeType: 'image/png' },
+      ],
+    });
     await agent.close();
   });
 
@@ -152,7 +163,13 @@ describe('RPC: steer and follow_up with images', () => {
     expect(users).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'count' }] },
       { role: 'user', content: [{ type: 'text', text: 'see @notes.md' }, { type: 'image', data, mimeType: 'image/png' }, fileBlock('notes.md', 'the launch code is 4242\n')] },
-      { role: 'user', content: [{ type: 'text', text: 'and again' }, { type: 'image', data, mimeType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'and again' },
+          { type: 'image', data, mimeType: 'image/png' },
+        ],
+      },
     ]);
     expect(client.events().filter((e) => e.type === 'steer_delivered')).toHaveLength(1);
     await client.end();

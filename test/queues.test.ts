@@ -42,7 +42,12 @@ describe('steer', () => {
     const { result, events, model } = await scriptedRun({
       tools: [slow.tool],
       turns: [
-        { toolCalls: [{ name: 'slow', arguments: { tag: 'a' } }, { name: 'slow', arguments: { tag: 'b' } }] },
+        {
+          toolCalls: [
+            { name: 'slow', arguments: { tag: 'a' } },
+            { name: 'slow', arguments: { tag: 'b' } },
+          ],
+        },
         { text: 'Understood, looking there.' },
       ],
       onEvent: (e, runner) => {

@@ -36,7 +36,12 @@ describe('the ledger keeps the raw arguments', () => {
       cwd,
       store,
       turns: [
-        { toolCalls: [{ id: 'c1', name: 'write_note', arguments: {}, rawArguments: BROKEN }, { id: 'c2', name: 'read_file', arguments: {}, rawArguments: NOT_OBJECT }] },
+        {
+          toolCalls: [
+            { id: 'c1', name: 'write_note', arguments: {}, rawArguments: BROKEN },
+            { id: 'c2', name: 'read_file', arguments: {}, rawArguments: NOT_OBJECT },
+          ],
+        },
         { text: 'Sorry.' },
       ],
     });
@@ -166,7 +171,10 @@ describe('--record → --script replays them faithfully', () => {
     expect(liveCalls.map((c) => c.rawArguments)).toEqual([BROKEN, NOT_OBJECT]);
     expect(callsOf(SessionStore.open(replayFile))).toEqual(liveCalls);
     if (finish === 'length') expect(liveCalls[0].argumentsError).toBe(CUT_OFF_ARGUMENTS);
-    const results = (f: string) => projectMessages(SessionStore.open(f).activePath()).filter((m) => m.role === 'toolResult').map((m) => textOf(m.content));
+    const results = (f: string) =>
+      projectMessages(SessionStore.open(f).activePath())
+        .filter((m) => m.role === 'toolResult')
+        .map((m) => textOf(m.content));
     expect(results(replayFile)).toEqual(results(liveFile));
     expect(parseJsonl(replay.stdout).at(-1)).toMatchObject({ stopReason: 'completed' });
   });

@@ -129,9 +129,7 @@ describe('read_file from the end: files small enough to count', () => {
     const ws = tempDir();
     writeFileSync(join(ws, 'ten.txt'), tenLines);
     const res = await read(ws, { path: 'ten.txt', offset: -5, limit: 2 });
-    expect(textOf(res.content)).toBe(
-      'L6\nL7\n\n[Showing lines 6-7 of ten.txt; stopped at limit=2. The file has 31 bytes (31 B) and 10 lines. Continue with read_file(path="ten.txt", offset=8, limit=2).]',
-    );
+    expect(textOf(res.content)).toBe('L6\nL7\n\n[Showing lines 6-7 of ten.txt; stopped at limit=2. The file has 31 bytes (31 B) and 10 lines. Continue with read_file(path="ten.txt", offset=8, limit=2).]');
     const { lines, results } = await followLines(ws, { path: 'ten.txt', offset: -5, limit: 2 });
     expect(lines).toEqual(['L6', 'L7', 'L8', 'L9', 'L10']);
     expect(results.map((r) => (r.details as LineDetails).startLine)).toEqual([6, 8, 10]);
@@ -164,9 +162,7 @@ describe('read_file from the end: files small enough to count', () => {
     const res = await read(ws, { path: 'ten.txt', offset: -1000 });
     expect(res.isError).toBe(false);
     expect(split(res).body).toBe(linesOf(tenLines).join('\n'));
-    expect(split(res).notice).toBe(
-      '[offset=-1000 is before the start of ten.txt, which has 10 lines; starting at line 1. Showing lines 1-10 of ten.txt, the end of the file. The file has 31 bytes (31 B) and 10 lines.]',
-    );
+    expect(split(res).notice).toBe('[offset=-1000 is before the start of ten.txt, which has 10 lines; starting at line 1. Showing lines 1-10 of ten.txt, the end of the file. The file has 31 bytes (31 B) and 10 lines.]');
     expect(res.details).toMatchObject({ startLine: 1, endLine: 10, startByte: 0, totalLines: 10 });
     // Exactly as many lines as the file has is not "before the start".
     expect(split(await read(ws, { path: 'ten.txt', offset: -10 })).notice).toBe('[Showing lines 1-10 of ten.txt, the end of the file. The file has 31 bytes (31 B) and 10 lines.]');
@@ -181,9 +177,7 @@ describe('read_file from the end: files small enough to count', () => {
     writeFileSync(join(ws, 'ten.txt'), tenLines);
     const res = await read(ws, { path: 'ten.txt', offset: 0 });
     expect(res.isError).toBe(true);
-    expect(textOf(res.content)).toBe(
-      'Tool "read_file" failed: offset 0 names no line: lines are numbered from 1 (offset=1 is the first line), or from the end with negative offsets (offset=-1 is the last line)',
-    );
+    expect(textOf(res.content)).toBe('Tool "read_file" failed: offset 0 names no line: lines are numbered from 1 (offset=1 is the first line), or from the end with negative offsets (offset=-1 is the last line)');
     // Mixing a negative offset with bytes is refused as any other mix.
     const mixed = await read(ws, { path: 'ten.txt', offset: -2, byteOffset: 0 });
     expect(textOf(mixed.content)).toMatch(/cannot be combined/);
@@ -290,8 +284,7 @@ describe('read_file from the end: files too large to count', () => {
     expect(split(res).body).toBe(body);
     const startByte = size - Buffer.byteLength(body + '\n');
     expect(split(res).notice).toBe(
-      `[Showing lines -100 to -1 (counted from the end: -1 is the last line) of app.log, bytes ${startByte}-${size - 1}, the end of the file. ` +
-        `The file has ${size} bytes (64.0 MB); its line count was not computed (over 8.0 MB).]`,
+      `[Showing lines -100 to -1 (counted from the end: -1 is the last line) of app.log, bytes ${startByte}-${size - 1}, the end of the file. ` + `The file has ${size} bytes (64.0 MB); its line count was not computed (over 8.0 MB).]`,
     );
     expect(res.details).toEqual({ path: 'app.log', sizeBytes: size, startLine: -100, endLine: -1, countedFromEnd: true, startByte, endByte: size, truncated: false });
   });
@@ -300,9 +293,7 @@ describe('read_file from the end: files too large to count', () => {
     const ws = tempDir();
     const size = sparse(join(ws, 'app.log'), head, Buffer.from(tailText));
     const first = await read(ws, { path: 'app.log', offset: -5000 });
-    expect(split(first).notice).toMatch(
-      /^\[Showing lines -5000 to -3001 \(counted from the end: -1 is the last line\) of app\.log, bytes \d+-\d+; stopped at 2000 lines\. .* Continue with read_file\(path="app\.log", offset=-3000\)\.\]$/,
-    );
+    expect(split(first).notice).toMatch(/^\[Showing lines -5000 to -3001 \(counted from the end: -1 is the last line\) of app\.log, bytes \d+-\d+; stopped at 2000 lines\. .* Continue with read_file\(path="app\.log", offset=-3000\)\.\]$/);
     const { lines, results } = await followLines(ws, { path: 'app.log', offset: -5000 });
     expect(lines).toEqual(tail.slice(-5000));
     expect(results.map((r) => [(r.details as LineDetails).startLine, (r.details as LineDetails).endLine])).toEqual([

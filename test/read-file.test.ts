@@ -419,10 +419,7 @@ describe('read_file: windows, offsets and limits', () => {
     expect(first.isError).toBe(false);
     const w = window(first);
     expect(w.body).toBe(lines.slice(0, 2000).join('\n'));
-    expect(split(first).notice).toBe(
-      '[Showing lines 1-2000 of big.txt; stopped at 2000 lines. The file has 98894 bytes (96.6 KB) and 10000 lines. ' +
-        'Continue with read_file(path="big.txt", offset=2001).]',
-    );
+    expect(split(first).notice).toBe('[Showing lines 1-2000 of big.txt; stopped at 2000 lines. The file has 98894 bytes (96.6 KB) and 10000 lines. ' + 'Continue with read_file(path="big.txt", offset=2001).]');
     expect(w.next).toBe(2001);
     expect(first.details).toEqual({
       path: 'big.txt',
@@ -467,8 +464,7 @@ describe('read_file: windows, offsets and limits', () => {
     expect(w.next).toBeDefined();
     expect(w.body.split('\n')).toEqual(lines.slice(0, w.next! - 1));
     expect(split(first).notice).toBe(
-      `[Showing lines 1-${w.next! - 1} of wide.txt; stopped at 50.0 KB. The file has ${Buffer.byteLength(content)} bytes (126.6 KB) and 1200 lines. ` +
-        `Continue with read_file(path="wide.txt", offset=${w.next}).]`,
+      `[Showing lines 1-${w.next! - 1} of wide.txt; stopped at 50.0 KB. The file has ${Buffer.byteLength(content)} bytes (126.6 KB) and 1200 lines. ` + `Continue with read_file(path="wide.txt", offset=${w.next}).]`,
     );
     const all = await readAll(ws, 'wide.txt');
     expect(all.lines).toEqual(lines);
@@ -594,33 +590,27 @@ describe('read_file: windows, offsets and limits', () => {
     const line = fc.array(char, { maxLength: 30 }).map((cs) => cs.join(''));
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(line, { minLength: 1, maxLength: 40 }),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 6, max: 80 }),
-        async (ls, finalNewline, maxLines, maxBytes) => {
-          const content = ls.join('\n') + (finalNewline ? '\n' : '');
-          fc.pre(content !== '');
-          const name = `p${n++}.txt`;
-          writeFileSync(join(ws, name), content);
-          const limits = { maxLines, maxBytes };
-          const expected = linesOf(content);
-          const { lines, windows } = await readAll(ws, name, limits);
-          // A line longer than maxBytes shows only its start; every other line comes back whole.
-          expect(lines.length).toBe(expected.length);
-          lines.forEach((got, i) => {
-            const want = expected[i];
-            if (Buffer.byteLength(want) > maxBytes) expect(got).toBe(cutToBytes(want, maxBytes));
-            else expect(got).toBe(want);
-          });
-          for (const w of windows) {
-            const body = window(w).body;
-            expect(Buffer.byteLength(body)).toBeLessThanOrEqual(maxBytes);
-            expect(body.split('\n').length).toBeLessThanOrEqual(maxLines);
-          }
-        },
-      ),
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.integer({ min: 1, max: 7 }), fc.integer({ min: 6, max: 80 }), async (ls, finalNewline, maxLines, maxBytes) => {
+        const content = ls.join('\n') + (finalNewline ? '\n' : '');
+        fc.pre(content !== '');
+        const name = `p${n++}.txt`;
+        writeFileSync(join(ws, name), content);
+        const limits = { maxLines, maxBytes };
+        const expected = linesOf(content);
+        const { lines, windows } = await readAll(ws, name, limits);
+        // A line longer than maxBytes shows only its start; every other line comes back whole.
+        expect(lines.length).toBe(expected.length);
+        lines.forEach((got, i) => {
+          const want = expected[i];
+          if (Buffer.byteLength(want) > maxBytes) expect(got).toBe(cutToBytes(want, maxBytes));
+          else expect(got).toBe(want);
+        });
+        for (const w of windows) {
+          const body = window(w).body;
+          expect(Buffer.byteLength(body)).toBeLessThanOrEqual(maxBytes);
+          expect(body.split('\n').length).toBeLessThanOrEqual(maxLines);
+        }
+      }),
       { numRuns: 150 },
     );
   });
@@ -652,9 +642,7 @@ describe('read_file: byte ranges', () => {
     writeFileSync(join(ws, 'f.txt'), 'alpha\nbeta\ngamma\n');
     const res = await read(ws, { path: 'f.txt', byteOffset: 3, byteLength: 5 });
     expect(res.isError).toBe(false);
-    expect(textOf(res.content)).toBe(
-      'ha\nbe\n\n[Showing bytes 3-7 of f.txt (5 bytes). The file has 17 bytes (17 B) and 3 lines. Continue with read_file(path="f.txt", byteOffset=8, byteLength=5).]',
-    );
+    expect(textOf(res.content)).toBe('ha\nbe\n\n[Showing bytes 3-7 of f.txt (5 bytes). The file has 17 bytes (17 B) and 3 lines. Continue with read_file(path="f.txt", byteOffset=8, byteLength=5).]');
     expect(res.details).toEqual({ path: 'f.txt', sizeBytes: 17, startByte: 3, endByte: 8, totalLines: 3, truncated: true });
 
     const end = await read(ws, { path: 'f.txt', byteOffset: 8, byteLength: 100 });
@@ -689,7 +677,11 @@ describe('read_file: byte ranges', () => {
   it('mixing line and byte arguments is an error; invalid byte values are refused by validation', async () => {
     const ws = tempDir();
     writeFileSync(join(ws, 'f.txt'), 'x\n');
-    for (const args of [{ offset: 1, byteOffset: 0 }, { limit: 5, byteLength: 10 }, { offset: 2, byteLength: 1 }]) {
+    for (const args of [
+      { offset: 1, byteOffset: 0 },
+      { limit: 5, byteLength: 10 },
+      { offset: 2, byteLength: 1 },
+    ]) {
       const res = await read(ws, { path: 'f.txt', ...args });
       expect(res.isError).toBe(true);
       expect(textOf(res.content)).toContain('offset/limit (lines) and byteOffset/byteLength (bytes) cannot be combined');
@@ -757,8 +749,7 @@ describe('read_file: byte ranges', () => {
     const first = await read(ws, { path: 'le.txt', byteOffset: 0, byteLength: 4 });
     expect(split(first).body).toBe('a'); // 2-5 would split the surrogate pair: backs off to 4
     expect(split(first).notice).toBe(
-      '[Showing bytes 2-3 of le.txt (2 bytes). byteOffset=0 is inside the byte order mark; starting at 2. ' +
-        'The file has 14 bytes (14 B) and 2 lines. Continue with read_file(path="le.txt", byteOffset=4, byteLength=4).]',
+      '[Showing bytes 2-3 of le.txt (2 bytes). byteOffset=0 is inside the byte order mark; starting at 2. ' + 'The file has 14 bytes (14 B) and 2 lines. Continue with read_file(path="le.txt", byteOffset=4, byteLength=4).]',
     );
     expect(first.details).toMatchObject({ startByte: 2, endByte: 4, encoding: 'utf-16le' });
     for (const byteOffset of [5, 6, 7]) {
@@ -992,8 +983,7 @@ describe('read_file: huge files', () => {
     expect(m.value.details).toMatchObject({ sizeBytes: 200 * MB, truncated: true });
     expect(m.value.details).not.toHaveProperty('totalLines');
     expect(split(m.value).notice).toBe(
-      '[Showing lines 1-2000 of huge.log; stopped at 2000 lines. The file has 209715200 bytes (200.0 MB); ' +
-        'its line count was not computed (over 8.0 MB). Continue with read_file(path="huge.log", offset=2001).]',
+      '[Showing lines 1-2000 of huge.log; stopped at 2000 lines. The file has 209715200 bytes (200.0 MB); ' + 'its line count was not computed (over 8.0 MB). Continue with read_file(path="huge.log", offset=2001).]',
     );
     expect(m.elapsed).toBeLessThan(3000);
     expect(m.rss).toBeLessThan(60 * MB);

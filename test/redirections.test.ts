@@ -29,7 +29,7 @@ describe('writeTargets', () => {
     ['echo ">" a', []],
     ['echo \\> a', []],
     ['echo x > "a b"', ['a b']],
-    ["echo x > 'a'\"b\"c", ['abc']],
+    ['echo x > \'a\'"b"c', ['abc']],
     ["echo x >$'\\x2egit/config'", ['.git/config']],
     ['echo x > $"a"', ['a']],
     ['echo a#b > a # > b', ['a']],

@@ -64,10 +64,7 @@ describe('adapters: a refusal is reported with its details', () => {
   });
 
   it('OpenAI: finish_reason content_filter is a refusal by the content filter, text already streamed kept', async () => {
-    const server = await serve([
-      { body: sse([chunk({}, 'content_filter')], { done: true }) },
-      { body: sse([chunk({ content: 'Here is the first part' }), chunk({}, 'content_filter')], { done: true }) },
-    ]);
+    const server = await serve([{ body: sse([chunk({}, 'content_filter')], { done: true }) }, { body: sse([chunk({ content: 'Here is the first part' }), chunk({}, 'content_filter')], { done: true }) }]);
     const empty = await respond(openai(server.url));
     expect(empty.message).toMatchObject({ stopReason: 'contentFilter', refusal: { reason: 'content_filter' }, content: [] });
     const partial = await respond(openai(server.url));
@@ -84,7 +81,12 @@ describe('adapters: a refusal is reported with its details', () => {
     expect(after.message.stopReason).toBe('stop');
     expect(after.message.refusal).toBeUndefined();
     expect(after.message.content).toEqual([{ type: 'text', text: 'Sure. But not that part.' }]);
-    expect(after.events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Sure. But not that part.');
+    expect(
+      after.events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('Sure. But not that part.');
     const before = await respond(openai(server.url));
     expect(before.message.stopReason).toBe('stop');
     expect(before.message.content).toEqual([{ type: 'text', text: 'Not this. Here is the rest.' }]);

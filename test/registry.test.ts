@@ -18,11 +18,7 @@ function ctx(signal: AbortSignal = new AbortController().signal): { cwd: string;
 }
 
 /** A tool that records how it was called and returns (or does) whatever `run` says. */
-function spyTool(
-  name: string,
-  run: (args: any, c: ToolContext) => Promise<ToolOutput> | ToolOutput = () => ({ content: 'ok' }),
-  extra: Partial<ToolDefinition> = {},
-): ToolDefinition & { calls: Array<{ args: unknown; ctx: ToolContext }> } {
+function spyTool(name: string, run: (args: any, c: ToolContext) => Promise<ToolOutput> | ToolOutput = () => ({ content: 'ok' }), extra: Partial<ToolDefinition> = {}): ToolDefinition & { calls: Array<{ args: unknown; ctx: ToolContext }> } {
   const calls: Array<{ args: unknown; ctx: ToolContext }> = [];
   return {
     name,
@@ -131,7 +127,9 @@ describe('ToolRegistry: argument validation', () => {
     const tool = spyTool('echo');
     const res = await new ToolRegistry([tool]).execute(call('echo', { text: 1, count: 'x' }), ctx());
     expect(res.isError).toBe(true);
-    const lines = textOf(res.content).split('\n').filter((l) => l.startsWith('- '));
+    const lines = textOf(res.content)
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
     expect(lines.some((l) => l.startsWith('- text:'))).toBe(true);
     expect(lines.some((l) => l.startsWith('- count:'))).toBe(true);
     expect(tool.calls).toHaveLength(0);
@@ -196,11 +194,7 @@ describe('ToolRegistry: failures never reject', () => {
       }),
     ]);
     const c = ctx();
-    const results = await Promise.all([
-      reg.execute(call('tool_error', { text: 'x' }), c),
-      reg.execute(call('rejects', { text: 'x' }), c),
-      reg.execute(call('throws_string', { text: 'x' }), c),
-    ]);
+    const results = await Promise.all([reg.execute(call('tool_error', { text: 'x' }), c), reg.execute(call('rejects', { text: 'x' }), c), reg.execute(call('throws_string', { text: 'x' }), c)]);
     expect(results.map((r) => r.isError)).toEqual([true, true, true]);
     expect(textOf(results[0].content)).toContain('expected failure');
     expect(textOf(results[1].content)).toContain('bad type');
@@ -274,9 +268,12 @@ describe('ToolRegistry: permission', () => {
   });
 
   it.each([
-    ['throws', (() => {
-      throw new Error('hook crashed');
-    }) as PermissionCheck],
+    [
+      'throws',
+      (() => {
+        throw new Error('hook crashed');
+      }) as PermissionCheck,
+    ],
     ['rejects', (() => Promise.reject(new Error('hook crashed'))) as PermissionCheck],
   ])('a permission hook that %s denies the call', async (_how, permission) => {
     const tool = spyTool('echo');

@@ -28,7 +28,13 @@ function expectPure(client: RpcClient): void {
     const l = line as RpcLine;
     const ok = l.type === 'response' ? responseValidator.Check(l) : eventValidator.Check(l);
     const errors = l.type === 'response' ? [...responseValidator.Errors(l)] : [...eventValidator.Errors(l)];
-    expect(ok, `line ${i} does not match the schema: ${JSON.stringify(l).slice(0, 300)}\n${errors.slice(0, 5).map((e) => `${e.instancePath} ${e.message}`).join('\n')}`).toBe(true);
+    expect(
+      ok,
+      `line ${i} does not match the schema: ${JSON.stringify(l).slice(0, 300)}\n${errors
+        .slice(0, 5)
+        .map((e) => `${e.instancePath} ${e.message}`)
+        .join('\n')}`,
+    ).toBe(true);
   }
 }
 

@@ -137,7 +137,7 @@ describe('bash in the sandbox (bubblewrap)', { timeout: 90_000 }, () => {
     expect(readFileSync(join(outside, 'escaped.txt'), 'utf8')).toBe('out\n');
   });
 
-  it("an untrusted project config cannot turn the sandbox off or the network on; it can require the sandbox", async (ctx) => {
+  it('an untrusted project config cannot turn the sandbox off or the network on; it can require the sandbox', async (ctx) => {
     const bwrap = useSandbox(ctx);
     const cwd = tempDir();
     mkdirSync(join(cwd, '.mini-agent'));

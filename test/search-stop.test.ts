@@ -59,7 +59,12 @@ describe('tools that always stop (issue 22, part 3)', () => {
   it('grep "(a+)+$" over a line of 5,000 a and a "!" ends within 10 s with an error that says to simplify the pattern', async () => {
     const w = workspace();
     const script = writeScript(w.scripts, [
-      { toolCalls: [{ id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } }, { id: 'plain', name: 'grep', arguments: { pattern: 'plain\\s+line$' } }] },
+      {
+        toolCalls: [
+          { id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } },
+          { id: 'plain', name: 'grep', arguments: { pattern: 'plain\\s+line$' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const t0 = performance.now();
@@ -97,22 +102,22 @@ describe('tools that always stop (issue 22, part 3)', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s during grep "(a+)+$" ends the run as aborted (exit %i) within 2 s', async (signal, code) => {
-    const w = workspace();
-    const { r, exitedAfterMs, settled } = await interrupted(w, [{ toolCalls: [{ id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } }] }, { text: 'never reached' }], 'evil', signal);
-    expect(r.code, r.stderr).toBe(code);
-    expect(exitedAfterMs).toBeLessThan(2000);
-    expect(settled?.stopReason).toBe('aborted');
-    expect(r.stdout).not.toContain('never reached');
-  }, 40_000);
+  ] as const)(
+    '%s during grep "(a+)+$" ends the run as aborted (exit %i) within 2 s',
+    async (signal, code) => {
+      const w = workspace();
+      const { r, exitedAfterMs, settled } = await interrupted(w, [{ toolCalls: [{ id: 'evil', name: 'grep', arguments: { pattern: EVIL_REGEX } }] }, { text: 'never reached' }], 'evil', signal);
+      expect(r.code, r.stderr).toBe(code);
+      expect(exitedAfterMs).toBeLessThan(2000);
+      expect(settled?.stopReason).toBe('aborted');
+      expect(r.stdout).not.toContain('never reached');
+    },
+    40_000,
+  );
 
   it('SIGINT after find with the glob "*a*a*…*a*b" (it no longer spins) ends the run as aborted (exit 130) within 2 s', async () => {
     const w = workspace();
-    const { r, exitedAfterMs, settled } = await interrupted(
-      w,
-      [{ toolCalls: [{ id: 'find', name: 'find', arguments: { glob: EVIL_GLOB, path: 'names' } }] }, { delayMs: 20_000, text: 'never reached' }],
-      'find',
-    );
+    const { r, exitedAfterMs, settled } = await interrupted(w, [{ toolCalls: [{ id: 'find', name: 'find', arguments: { glob: EVIL_GLOB, path: 'names' } }] }, { delayMs: 20_000, text: 'never reached' }], 'find');
     expect(r.code, r.stderr).toBe(130);
     expect(exitedAfterMs).toBeLessThan(2000);
     expect(settled?.stopReason).toBe('aborted');

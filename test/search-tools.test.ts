@@ -122,10 +122,48 @@ describe('.gitignore', () => {
     useSystemTool(ctx, GIT);
     const dirs = ['a', 'b', 'build', 'gen'];
     const files = ['x.ts', 'y.log', 'keep.log', 'n.txt', 'c', 'x.md'];
-    const rules = ['*.log', '!keep.log', '/build', 'build/', 'gen/', '!gen/', '*.txt', '!n.txt', 'a/x.ts', '/a', 'b/', '**/b/*.ts', 'a/**', '!a/b/', 'x.*', '# c', '', '*', '!*.ts', 'c', '/c', '!/b', 'b/*', '**/gen', '!x.md', 'a/*/c', '/a/b/', 'a/b', '!b/x.ts', 'gen/**', '!**/keep.log', '*.md', '!a', '**/a/**/c'];
+    const rules = [
+      '*.log',
+      '!keep.log',
+      '/build',
+      'build/',
+      'gen/',
+      '!gen/',
+      '*.txt',
+      '!n.txt',
+      'a/x.ts',
+      '/a',
+      'b/',
+      '**/b/*.ts',
+      'a/**',
+      '!a/b/',
+      'x.*',
+      '# c',
+      '',
+      '*',
+      '!*.ts',
+      'c',
+      '/c',
+      '!/b',
+      'b/*',
+      '**/gen',
+      '!x.md',
+      'a/*/c',
+      '/a/b/',
+      'a/b',
+      '!b/x.ts',
+      'gen/**',
+      '!**/keep.log',
+      '*.md',
+      '!a',
+      '**/a/**/c',
+    ];
     const path = fc.array(fc.constantFrom(...dirs), { maxLength: 3 }).map((ds) => ds.join('/'));
     const arb = fc.record({
-      files: fc.uniqueArray(fc.tuple(path, fc.constantFrom(...files)).map(([d, f]) => (d ? `${d}/${f}` : f)), { minLength: 1, maxLength: 14 }),
+      files: fc.uniqueArray(
+        fc.tuple(path, fc.constantFrom(...files)).map(([d, f]) => (d ? `${d}/${f}` : f)),
+        { minLength: 1, maxLength: 14 },
+      ),
       ignores: fc.array(fc.tuple(path, fc.array(fc.constantFrom(...rules), { minLength: 1, maxLength: 4 })), { maxLength: 4 }),
     });
     const env = { ...process.env, HOME: tempDir(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -164,7 +202,14 @@ describe('order', () => {
           [order[i], order[j]] = [order[j], order[i]];
         }
         for (const p of order) tree(cwd, { [p]: `hit\nmiss\nhit\n` });
-        const folders = new Set(paths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/') + '/')));
+        const folders = new Set(
+          paths.flatMap((p) =>
+            p
+              .split('/')
+              .slice(0, -1)
+              .map((_, i, parts) => parts.slice(0, i + 1).join('/') + '/'),
+          ),
+        );
         const expected = [...paths, ...folders].sort(byBytes);
         const found = await call(cwd, 'find', { glob: '**', limit: 2000 });
         expect(body(found.text)).toEqual(expected);
@@ -220,7 +265,13 @@ describe('grep', () => {
     await fc.assert(
       fc.asyncProperty(text, pattern, fc.boolean(), fc.boolean(), async (content, p, ignoreCase, literal) => {
         const cwd = tree(tempDir(), { 'f.txt': content });
-        const lines = content === '' ? [] : content.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+        const lines =
+          content === ''
+            ? []
+            : content
+                .replace(/\n$/, '')
+                .split('\n')
+                .map((l) => l.replace(/\r$/, ''));
         const re = new RegExp(literal ? p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : p, ignoreCase ? 'i' : '');
         const expected = lines.flatMap((l, i) => (re.test(l) ? [`f.txt:${i + 1}:${l}`] : []));
         const r = await call(cwd, 'grep', { pattern: p, ignoreCase, literal, limit: 1000 });
@@ -315,7 +366,10 @@ describe('find', () => {
         fc.pre(valid.length > 0); // names like "." alone would leave no sub/ folder to search
         const cwd = tree(tempDir(), Object.fromEntries(valid.map((n) => [`sub/${n}`, ''])));
         const re = picomatch.makeRe(g, { dot: true });
-        const expected = valid.filter((n) => re.test(n)).map((n) => `sub/${n}`).sort(byBytes);
+        const expected = valid
+          .filter((n) => re.test(n))
+          .map((n) => `sub/${n}`)
+          .sort(byBytes);
         const r = await call(cwd, 'find', { glob: g, path: 'sub' });
         expect(r.text.startsWith('No paths') ? [] : body(r.text)).toEqual(expected);
       }),
@@ -405,7 +459,13 @@ describe('abort', () => {
     ] as const) {
       // A signal that turns aborted after a few looks: the walk must keep looking, and stop.
       let looks = 0;
-      const signal = { get aborted() { return ++looks > 5; }, addEventListener() {}, removeEventListener() {} } as unknown as AbortSignal;
+      const signal = {
+        get aborted() {
+          return ++looks > 5;
+        },
+        addEventListener() {},
+        removeEventListener() {},
+      } as unknown as AbortSignal;
       const r = await call(cwd, name, args, { signal });
       expect(r.isError).toBe(true);
       expect(r.text).toContain('aborted before it finished');

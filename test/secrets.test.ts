@@ -110,7 +110,10 @@ describe('the bash environment scrub, by pattern', () => {
     const r = await cliInProcess(['--script', script, '--yes', '--session', session, 'show the environment'], { cwd, home, env });
     expect(r.code, r.stderr).toBe(0);
     const stored = readFileSync(session, 'utf8');
-    const result = stored.split('\n').filter((l) => l.includes('"toolResult"')).join('\n');
+    const result = stored
+      .split('\n')
+      .filter((l) => l.includes('"toolResult"'))
+      .join('\n');
     expect(result).toContain('NPM_AUTH=npm-auth-value-1'); // allowlisted
     for (const [name, value] of Object.entries(SCRUBBED)) {
       if (name === 'NPM_AUTH') continue;

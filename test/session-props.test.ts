@@ -13,9 +13,7 @@ import { tempDir } from './support/helpers.js';
 const textArb = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc
-    .array(fc.constantFrom('\n', '\r\n', '\r', '"', '\\', '}', '{', '\u2028', '\u2029', '\u0000', '\ud800', '\udfff', '\u{1F600}', 'é', '中', ' ', 'a'), { maxLength: 20 })
-    .map((parts) => parts.join('')),
+  fc.array(fc.constantFrom('\n', '\r\n', '\r', '"', '\\', '}', '{', '\u2028', '\u2029', '\u0000', '\ud800', '\udfff', '\u{1F600}', 'é', '中', ' ', 'a'), { maxLength: 20 }).map((parts) => parts.join('')),
 );
 
 const messageArb: fc.Arbitrary<Message> = fc.oneof(
@@ -25,11 +23,7 @@ const messageArb: fc.Arbitrary<Message> = fc.oneof(
 );
 
 /** Targets are picked by index into the content entries seen so far (modulo their count). */
-type Op =
-  | { kind: 'message'; message: Message }
-  | { kind: 'checkout'; pick: number | null }
-  | { kind: 'label'; pick: number; label: string | null }
-  | { kind: 'compaction'; pick: number; summary: string };
+type Op = { kind: 'message'; message: Message } | { kind: 'checkout'; pick: number | null } | { kind: 'label'; pick: number; label: string | null } | { kind: 'compaction'; pick: number; summary: string };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: messageArb.map((message): Op => ({ kind: 'message', message })) },

@@ -88,7 +88,20 @@ const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 };
 
 /** Lines an older version (or a hand edit) could have written, one for each thing the reader accepts beyond the schema. */
 const OLD_SHAPES: Record<string, unknown>[] = [
-  { type: 'message', id: 'u1', parentId: null, timestamp: T, message: { role: 'user', content: [{ type: 'text', text: 'read a' }, { type: 'file', name: 'a.txt' }] }, extra: 'kept' },
+  {
+    type: 'message',
+    id: 'u1',
+    parentId: null,
+    timestamp: T,
+    message: {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'read a' },
+        { type: 'file', name: 'a.txt' },
+      ],
+    },
+    extra: 'kept',
+  },
   {
     type: 'message',
     id: 'a1',
@@ -170,11 +183,26 @@ describe('a session file written by an older version, or edited by hand', () => 
       expect(byId.get('u1')).toEqual(OLD_SHAPES[0]);
       expect(byId.get('a1')!.message).toEqual({
         role: 'assistant',
-        content: [{ type: 'thinking', thinking: '' }, { type: 'text', text: 'reading' }, { type: 'toolCall', id: 'c1', name: 'read_file', arguments: {} }, { type: 'citation', text: 'x' }],
+        content: [
+          { type: 'thinking', thinking: '' },
+          { type: 'text', text: 'reading' },
+          { type: 'toolCall', id: 'c1', name: 'read_file', arguments: {} },
+          { type: 'citation', text: 'x' },
+        ],
         stopReason: 'pause_turn',
         usage: { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
       });
-      expect(byId.get('t1')!.message).toEqual({ role: 'toolResult', toolCallId: 'c1', toolName: '', isError: false, content: [{ type: 'text', text: 'A' }, { type: 'image', data: '', mimeType: '' }, { type: 'audio', data: 'AAAA' }] });
+      expect(byId.get('t1')!.message).toEqual({
+        role: 'toolResult',
+        toolCallId: 'c1',
+        toolName: '',
+        isError: false,
+        content: [
+          { type: 'text', text: 'A' },
+          { type: 'image', data: '', mimeType: '' },
+          { type: 'audio', data: 'AAAA' },
+        ],
+      });
       expect(byId.get('k1')).toEqual({ type: 'compaction', id: 'k1', parentId: 'a2', timestamp: T, summary: 'before', firstKeptEntryId: 'a2' });
       expect(byId.get('b1')).toMatchObject({ summarizedIds: [], details: { readFiles: [], modifiedFiles: [] } });
       expect(byId.get('f1')).toMatchObject({ parentId: null, targetId: 'a2', reason: 'quota', tokensBefore: 0 });
@@ -219,7 +247,12 @@ describe('a session file written by an older version, or edited by hand', () => 
     const store = SessionStore.open(file);
     try {
       expect(store.warnings).toEqual([]);
-      expect(store.entries().map((e) => e.id).slice(0, OLD_SHAPES.length)).toEqual(OLD_SHAPES.map((l) => l.id));
+      expect(
+        store
+          .entries()
+          .map((e) => e.id)
+          .slice(0, OLD_SHAPES.length),
+      ).toEqual(OLD_SHAPES.map((l) => l.id));
       expect(readFileSync(file, 'utf8').startsWith(before)).toBe(true);
     } finally {
       store.close();

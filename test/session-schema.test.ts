@@ -36,12 +36,22 @@ describe('docs/session.schema.json', () => {
     // The runs and commands in process (createAgent, what the CLI runs; the CLI's own tests run it as a process).
     const o = { cwd, home, session: { file: session } };
     const s1: ScriptTurn[] = [
-      { thinking: 'hmm', text: 'reading', toolCalls: [{ name: 'read_file', arguments: { path: 'a.md' } }, { name: 'nope', arguments: {} }] },
+      {
+        thinking: 'hmm',
+        text: 'reading',
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'a.md' } },
+          { name: 'nope', arguments: {} },
+        ],
+      },
       { text: 'done', usage: { input: 3, output: 4, cacheRead: 1, cacheWrite: 2, cost: 0.5 } },
     ];
     expect((await agentRun(s1, 'go', o)).result.stopReason).toBe('completed');
     expect((await agentRun([{ error: { kind: 'auth', message: 'no', status: 401 } }], 'again', o)).result.stopReason).toBe('error');
-    const lines = readFileSync(session, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(session, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const first = lines[0].id;
     await agentName(o, session, 'schema check');
     const entryId = lines.find((l) => l.type === 'message').id;
@@ -53,7 +63,10 @@ describe('docs/session.schema.json', () => {
     const entry = Compile(SessionEntrySchema);
     const seen = new Set<string>();
     for (const file of [session, forkFile]) {
-      const [h, ...rest] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const [h, ...rest] = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(header.Check(h), JSON.stringify([...header.Errors(h)].slice(0, 3))).toBe(true);
       for (const e of rest) {
         seen.add(e.type);

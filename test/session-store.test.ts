@@ -115,8 +115,7 @@ function expectRefused(file: string, pattern: RegExp): void {
   expect(bytes(file).equals(before)).toBe(true);
 }
 
-const HEADER = (over: Record<string, unknown> = {}) =>
-  JSON.stringify({ type: 'session', version: SESSION_FORMAT_VERSION, id: 'sess-1', cwd: '/p', timestamp: '2024-01-01T00:00:00.000Z', ...over });
+const HEADER = (over: Record<string, unknown> = {}) => JSON.stringify({ type: 'session', version: SESSION_FORMAT_VERSION, id: 'sess-1', cwd: '/p', timestamp: '2024-01-01T00:00:00.000Z', ...over });
 
 // ---------------------------------------------------------------- store API
 
@@ -261,10 +260,12 @@ describe('SessionStore API', () => {
     s.append({ type: 'label', targetId: m1.id, label: 'beginning' });
     expect(s.labelOf(m1.id)).toBe('beginning');
     s.append({ type: 'label', targetId: m2.id, label: 'reply' });
-    expect([...s.labels()].sort()).toEqual([
-      [m1.id, 'beginning'],
-      [m2.id, 'reply'],
-    ].sort());
+    expect([...s.labels()].sort()).toEqual(
+      [
+        [m1.id, 'beginning'],
+        [m2.id, 'reply'],
+      ].sort(),
+    );
 
     s.append({ type: 'label', targetId: m2.id, label: null });
     expect(s.labelOf(m2.id)).toBeUndefined();
@@ -324,9 +325,7 @@ describe('session file format', () => {
   it('starts with the header line and nothing else', () => {
     const file = sessionPath();
     const s = track(SessionStore.create(file, { cwd: '/some/project', id: 'abc', now: () => new Date(Date.UTC(2024, 0, 1)) }));
-    expect(readFileSync(file, 'utf8')).toBe(
-      JSON.stringify({ type: 'session', version: SESSION_FORMAT_VERSION, id: 'abc', cwd: '/some/project', timestamp: '2024-01-01T00:00:00.000Z' }) + '\n',
-    );
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify({ type: 'session', version: SESSION_FORMAT_VERSION, id: 'abc', cwd: '/some/project', timestamp: '2024-01-01T00:00:00.000Z' }) + '\n');
     expect(s.header).toEqual({ type: 'session', version: SESSION_FORMAT_VERSION, id: 'abc', cwd: '/some/project', timestamp: '2024-01-01T00:00:00.000Z' });
     expect(s.id).toBe('abc');
   });
@@ -473,12 +472,7 @@ describe('the branch experiment', () => {
     expect(ids(r.children(m2.id))).toEqual([a3.id, b3.id]);
     expect(r.get(a4.id)).toEqual(a4);
     expect(r.entries()).toEqual(s.entries());
-    expect(texts(projectMessages(r.activePath()))).toEqual([
-      'm1: list the files',
-      'm2: here they are',
-      'b3: branch B question',
-      'b4: branch B answer',
-    ]);
+    expect(texts(projectMessages(r.activePath()))).toEqual(['m1: list the files', 'm2: here they are', 'b3: branch B question', 'b4: branch B answer']);
   });
 
   it('checkout(a4) then reload: the leaf is a4', () => {
@@ -556,8 +550,7 @@ describe('bad input', () => {
 
   it('a parent cycle in a hand-edited file does not hang the active path', () => {
     const file = sessionPath();
-    const msg = (id: string, parentId: string | null) =>
-      JSON.stringify({ id, parentId, type: 'message', timestamp: 't', message: user(id) });
+    const msg = (id: string, parentId: string | null) => JSON.stringify({ id, parentId, type: 'message', timestamp: 't', message: user(id) });
     writeFileSync(file, [HEADER(), msg('self', 'self'), msg('a', 'b'), msg('b', 'a')].join('\n') + '\n');
     const before = bytes(file);
     const s = reopen(file);

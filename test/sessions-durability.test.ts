@@ -151,9 +151,15 @@ describe('durability: SIGKILL at random points', () => {
           expect(store.warnings.length).toBeLessThanOrEqual(1);
           torn = store.warnings.length === 1;
           const have = new Set(store.entries().map((e) => e.id));
-          expect(ids.durable.filter((id) => !have.has(id)), ctx(i, `${what}: entries of completed turns lost`)).toEqual([]);
+          expect(
+            ids.durable.filter((id) => !have.has(id)),
+            ctx(i, `${what}: entries of completed turns lost`),
+          ).toEqual([]);
           // A SIGKILL does not lose what write(2) already handed to the OS: nothing announced is lost.
-          expect(ids.all.filter((id) => !have.has(id)), ctx(i, `${what}: announced entries lost`)).toEqual([]);
+          expect(
+            ids.all.filter((id) => !have.has(id)),
+            ctx(i, `${what}: announced entries lost`),
+          ).toEqual([]);
         });
       }
 
@@ -176,13 +182,19 @@ describe('durability: SIGKILL at random points', () => {
         // The killed run's entries are still there, in the same order, before the resumed run's.
         const order = store.entries().map((e) => e.id);
         const positions = ids.all.map((id) => order.indexOf(id));
-        expect(positions.every((p, k) => p >= 0 && (k === 0 || p > positions[k - 1])), ctx(i, 'announced entries in order')).toBe(true);
+        expect(
+          positions.every((p, k) => p >= 0 && (k === 0 || p > positions[k - 1])),
+          ctx(i, 'announced entries in order'),
+        ).toBe(true);
         expect(order.indexOf(resumed.start!.promptEntryId)).toBeGreaterThan(Math.max(-1, ...positions));
       });
       return { killed: wasKilled, lockLeft, torn, repaired, started };
     };
 
-    const outcomes = await pool(5, Array.from({ length: ATTEMPTS }, (_, i) => () => attempt(i)));
+    const outcomes = await pool(
+      5,
+      Array.from({ length: ATTEMPTS }, (_, i) => () => attempt(i)),
+    );
     const killed = outcomes.filter((o) => o.killed);
     expect(killed.length, `seed ${seed}: kills`).toBeGreaterThanOrEqual(50);
     // The random schedule reaches the interesting places: killed mid-run, holding the lock, and
@@ -332,9 +344,7 @@ describe('durability: one writer per session', () => {
       const text = readFileSync(file, 'utf8');
       expect(Buffer.from(text).subarray(0, before.length).equals(before)).toBe(true);
       const added = fileLines(file).slice(before.toString('utf8').split('\n').length - 1);
-      const expected = winners
-        .sort((a, b) => a.start!.time - b.start!.time)
-        .flatMap((w) => [...announcedIds(w.stdout).all, `run:${w.start!.runId}`]);
+      const expected = winners.sort((a, b) => a.start!.time - b.start!.time).flatMap((w) => [...announcedIds(w.stdout).all, `run:${w.start!.runId}`]);
       expect(added.map((e) => (e.type === 'run' ? `run:${String(e.runId)}` : e.id))).toEqual(expected);
       expect(existsSync(`${file}.lock`)).toBe(false);
     }
@@ -393,7 +403,10 @@ console.log(JSON.stringify({ got, overlaps, refused }));
           }),
       ),
     );
-    expect(outs.reduce((n, o) => n + o.overlaps, 0), JSON.stringify(outs)).toBe(0);
+    expect(
+      outs.reduce((n, o) => n + o.overlaps, 0),
+      JSON.stringify(outs),
+    ).toBe(0);
     expect(outs.reduce((n, o) => n + o.got, 0)).toBeGreaterThan(50);
   }, 60_000);
 });
@@ -457,7 +470,12 @@ describe('durability: corrupt and old files through the CLI', () => {
     withStore(file, (store) => {
       expect(store.warnings).toHaveLength(1);
       expect(store.warnings[0]).toMatch(/is not valid JSON; skipped/);
-      expect(store.entries().slice(0, entriesBefore.length).map((e) => e.id)).toEqual(entriesBefore);
+      expect(
+        store
+          .entries()
+          .slice(0, entriesBefore.length)
+          .map((e) => e.id),
+      ).toEqual(entriesBefore);
       expect(store.get('deadbeef')).toBeUndefined();
       expect(userText(store.activePath().at(-2))).toBe('after the tear');
       expectValidActivePath(store, 'after a torn tail');
@@ -473,7 +491,11 @@ describe('durability: corrupt and old files through the CLI', () => {
       { name: 'entry-first', text: body + body, message: /line 1 is not a session header/ },
       { name: 'no-version', text: '{"type":"session","id":"x","cwd":"/","timestamp":"t"}\n' + body, message: /no valid "version"/ },
       { name: 'blank-first', text: '\n' + body, message: /header \(line 1\) is missing/ },
-      { name: 'newer', text: `{"type":"session","version":${CURRENT + 1},"id":"future","cwd":"/","timestamp":"t"}\n` + body, message: new RegExp(`version ${CURRENT + 1}, newer than this mini-agent understands \\(${CURRENT}\\); upgrade mini-agent`) },
+      {
+        name: 'newer',
+        text: `{"type":"session","version":${CURRENT + 1},"id":"future","cwd":"/","timestamp":"t"}\n` + body,
+        message: new RegExp(`version ${CURRENT + 1}, newer than this mini-agent understands \\(${CURRENT}\\); upgrade mini-agent`),
+      },
     ];
     for (const c of cases) {
       const file = join(cwd, `${c.name}.jsonl`);

@@ -62,7 +62,14 @@ describe('listing: sessions', () => {
     const a1 = ok(
       await agentRun(
         [
-          { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }, { name: 'write_note', arguments: { path: 'n.md', text: 'x' } }], usage: { input: 100, output: 10, cost: 0.25 } },
+          {
+            text: 'Reading.',
+            toolCalls: [
+              { name: 'read_file', arguments: { path: 'missing.txt' } },
+              { name: 'write_note', arguments: { path: 'n.md', text: 'x' } },
+            ],
+            usage: { input: 100, output: 10, cost: 0.25 },
+          },
           withUsage('Read.', 200, 20, 0.5),
         ],
         'Summarize the notes please',
@@ -206,13 +213,15 @@ describe('listing: tree', () => {
     const file = join(cwd, 'rich.jsonl');
     const store = SessionStore.create(file, { cwd });
     const user = (text: string) => store.appendMessage({ role: 'user', content: [{ type: 'text', text }] }).id;
-    const said = (text: string, extra: Partial<AssistantMessage> = {}) =>
-      store.appendMessage({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop', usage: { ...emptyUsage(), input: 10, output: 2 }, ...extra }).id;
+    const said = (text: string, extra: Partial<AssistantMessage> = {}) => store.appendMessage({ role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop', usage: { ...emptyUsage(), input: 10, output: 2 }, ...extra }).id;
     const ids: Record<string, string> = {};
     ids.q1 = user('What is in the notes folder?');
     ids.call = store.appendMessage({
       role: 'assistant',
-      content: [{ type: 'text', text: 'Let me look.' }, { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'notes/todo.md' } }],
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'notes/todo.md' } },
+      ],
       stopReason: 'toolUse',
       usage: { ...emptyUsage(), input: 10, output: 2 },
     }).id;

@@ -158,13 +158,15 @@ describe('navigation: --branch', () => {
     const file = join(cwd, 'many.jsonl');
     const at = { ...o, session: { file } };
     // 2 runs × (prompt + 2 answers + 8 results) = 22 content entries: two of them share a first hex digit.
-    const reads: ScriptTurn[] = [
-      { text: 'Reading.', toolCalls: Array.from({ length: 8 }, (_, k) => ({ name: 'read_file', arguments: { path: `missing-${k}.txt` } })) },
-      { text: 'Done.' },
-    ];
+    const reads: ScriptTurn[] = [{ text: 'Reading.', toolCalls: Array.from({ length: 8 }, (_, k) => ({ name: 'read_file', arguments: { path: `missing-${k}.txt` } })) }, { text: 'Done.' }];
     ok(await agentRun(reads, 'first', at));
     ok(await agentRun(reads, 'second', at));
-    const ids = withStore(file, (s) => s.entries().filter((e) => e.type === 'message').map((e) => e.id));
+    const ids = withStore(file, (s) =>
+      s
+        .entries()
+        .filter((e) => e.type === 'message')
+        .map((e) => e.id),
+    );
     expect(ids.length).toBe(22);
     const byFirst = new Map<string, string[]>();
     for (const id of ids) byFirst.set(id[0], [...(byFirst.get(id[0]) ?? []), id]);
@@ -194,7 +196,11 @@ describe('navigation: --branch', () => {
     // None of this wrote anything, and no lock is left behind.
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(existsSync(`${file}.lock`)).toBe(false);
-    expect(readdirSync(cwd).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(['many.jsonl', 'other.jsonl']);
+    expect(
+      readdirSync(cwd)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['many.jsonl', 'other.jsonl']);
   });
 });
 
@@ -248,7 +254,12 @@ describe('navigation: --fork', () => {
     expect(readFileSync(file).equals(parentBefore)).toBe(true);
     withStore(fork2.file!, (s) => {
       expect(s.header.parentSession).toEqual({ id: parentId, path: file, entryId: p1 });
-      expect(s.activePath().map((e) => e.id).slice(0, 2)).toEqual([p1, inFork.start!.promptEntryId]);
+      expect(
+        s
+          .activePath()
+          .map((e) => e.id)
+          .slice(0, 2),
+      ).toEqual([p1, inFork.start!.promptEntryId]);
       expect(userText(s.get(inFork.start!.promptEntryId))).toBe('in the fork');
       expect(s.entries().at(-1)).toMatchObject({ type: 'run', stopReason: 'completed' });
     });
@@ -374,12 +385,21 @@ describe('navigation: choosing the session', () => {
     const sessions = runs.map((r) => r.start!.session!);
     expect(new Set(sessions.map((s) => s.id)).size).toBe(3);
     const dir = sessionsDir(o.cwd, env(o.home));
-    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(sessions.map((s) => s.file!.slice(dir.length + 1)).sort());
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(sessions.map((s) => s.file!.slice(dir.length + 1)).sort());
     for (const [i, s] of sessions.entries()) {
       withStore(s.file!, (store) => {
         expect(store.header.id).toBe(s.id);
         expect(store.header.cwd).toBe(o.cwd);
-        expect(store.activePath().map((e) => userText(e)).filter(Boolean)).toEqual([['one', 'two', 'three'][i]]);
+        expect(
+          store
+            .activePath()
+            .map((e) => userText(e))
+            .filter(Boolean),
+        ).toEqual([['one', 'two', 'three'][i]]);
       });
     }
   });

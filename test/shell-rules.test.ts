@@ -42,7 +42,7 @@ const ATTACKS = [
   'ls; /bin/rm victim',
   'ls | xargs rm',
   'ls; bash -c "rm victim"',
-  'ls; sh -c \'rm victim\'',
+  "ls; sh -c 'rm victim'",
   'ls; eval "rm victim"',
   'ls; exec rm victim',
   'f() { rm victim; }; f',
@@ -82,7 +82,18 @@ describe('allow rules that fail closed', () => {
 
   it('literal simple commands joined by ; && || | are covered, each matched by its words as written; comments, tabs and quotes are read as bash reads them', () => {
     const p = policy(ISSUE);
-    for (const line of ['ls -la', 'ls\t-la', "ls -la # it's fine", 'ls -la # $(rm victim)', 'git status && ls -la', 'ls a || ls b; git status --short | ls x', "ls 'a b' \"c d\" e\\ f", 'ls -la 2>&1', 'ls -la > /dev/null 2>/dev/stderr', 'ls \\\n  -la']) {
+    for (const line of [
+      'ls -la',
+      'ls\t-la',
+      "ls -la # it's fine",
+      'ls -la # $(rm victim)',
+      'git status && ls -la',
+      'ls a || ls b; git status --short | ls x',
+      'ls \'a b\' "c d" e\\ f',
+      'ls -la 2>&1',
+      'ls -la > /dev/null 2>/dev/stderr',
+      'ls \\\n  -la',
+    ]) {
       expect(decide(p, bash(line)).level, line).toBe('allow');
     }
     // Quoting cannot make a foreign command read as an allowed one, nor the other way round.
@@ -143,18 +154,20 @@ describe('allow rules that fail closed', () => {
 describe('the gate resolves redirection targets as write_file would', () => {
   const tool: ToolDefinition = { name: 'bash', description: '', parameters: {} as never, risk: 'execute', execute: async () => ({ content: [] }) } as never;
   const check = (cwd: string, command: string, approvals: string[] = [], p = policy(ISSUE)) =>
-    permissionGate({ policy: p, approveAll: false, approvals: () => approvals.map((r) => parseRule(r, 'flag --approve')), readOnly: false, grant: () => {} })(
-      { type: 'toolCall', id: 'c', name: 'bash', arguments: { command } },
-      tool,
-      { cwd, signal: new AbortController().signal },
-    );
+    permissionGate({ policy: p, approveAll: false, approvals: () => approvals.map((r) => parseRule(r, 'flag --approve')), readOnly: false, grant: () => {} })({ type: 'toolCall', id: 'c', name: 'bash', arguments: { command } }, tool, {
+      cwd,
+      signal: new AbortController().signal,
+    });
 
   it('the parser is loaded only when a rule needs it: a bash call under no rule with a pattern never loads it', async () => {
     vi.resetModules();
     const gate = await import('../src/app/permission-gate.js');
     const parse = await import('../src/tools/shell-parse.js');
     const run = (p: PermissionPolicy) =>
-      gate.permissionGate({ policy: p, approveAll: true, approvals: () => [], readOnly: false, grant: () => {} })({ type: 'toolCall', id: 'c', name: 'bash', arguments: { command: 'ls -la' } }, tool, { cwd: tempDir(), signal: new AbortController().signal });
+      gate.permissionGate({ policy: p, approveAll: true, approvals: () => [], readOnly: false, grant: () => {} })({ type: 'toolCall', id: 'c', name: 'bash', arguments: { command: 'ls -la' } }, tool, {
+        cwd: tempDir(),
+        signal: new AbortController().signal,
+      });
     expect(await run(policy({ allow: ['read_file'], deny: ['write_note'] }))).toMatchObject({ allow: true });
     expect(parse.shellParserLoaded()).toBe(false);
     expect(await run(policy({ allow: ['bash(ls *)'] }))).toMatchObject({ allow: true, rule: 'bash(ls *)' });
@@ -185,7 +198,16 @@ describe('through the CLI, with the issue user config', () => {
     writeFileSync(join(cwd, 'victim'), 'keep');
     writeFileSync(join(cwd, 'important.txt'), 'keep');
     writeFileSync(join(outside, 'important.txt'), 'keep');
-    const lines = [...ATTACKS.slice(0, 5), 'ls; command rm victim', "ls; r''m victim", 'ls\tvictim; rm\tvictim', 'ls -la > important.txt', 'ls -la 2> important.txt', `git status > ${outside}/important.txt`, 'ls -la && ls victim > listing.txt'];
+    const lines = [
+      ...ATTACKS.slice(0, 5),
+      'ls; command rm victim',
+      "ls; r''m victim",
+      'ls\tvictim; rm\tvictim',
+      'ls -la > important.txt',
+      'ls -la 2> important.txt',
+      `git status > ${outside}/important.txt`,
+      'ls -la && ls victim > listing.txt',
+    ];
     const scripts = tempDir('mini-agent-scripts-');
     const script = writeScript(scripts, [{ toolCalls: lines.map((command, i) => ({ id: `c${i}`, name: 'bash', arguments: { command } })) }, { text: 'done' }]);
     const r = await cliInProcess(['--json', '--no-session', '--script', script, 'go'], { cwd, home, timeoutMs: 30_000 });
@@ -221,14 +243,19 @@ describe('property: what the policy allows, bash runs only as allowed (stub PATH
       chmodSync(join(bin, s), 0o755);
     }
     const weighted = (plain: string[], tricky: string[]) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...plain) }, { weight: 1, arbitrary: fc.constantFrom(...tricky) });
-    const word = weighted(['-la', 'x', 'victim', "'a b'", '"c d"', '\\;', 'a=b', '*', '!', '~', "'$(rm z)'", '"#"'], ["$'\\''", "$'x'", '$"y"', '$(rm z)', '`touch q`', '"$(rm z)"', '$X', "r''m", '\\rm', "'", '"', '#', "# '", '{a,b}', '<(rm z)']);
+    const word = weighted(
+      ['-la', 'x', 'victim', "'a b'", '"c d"', '\\;', 'a=b', '*', '!', '~', "'$(rm z)'", '"#"'],
+      ["$'\\''", "$'x'", '$"y"', '$(rm z)', '`touch q`', '"$(rm z)"', '$X', "r''m", '\\rm', "'", '"', '#', "# '", '{a,b}', '<(rm z)'],
+    );
     const cmd = weighted(['ls', 'git status', 'cat'], ['git push', 'rm', 'touch', 'env rm', 'command rm', 'xargs rm', 'bash -c', 'eval', 'exec rm', 'X=1 rm', '/bin/rm', 'echo', 'find . -exec rm {} \\;']);
     const op = fc.constantFrom(' ; ', ' && ', ' || ', ' | ', ' & ', '\n', ';', '|');
     const redirect = fc.constantFrom('', '', '', '', ' > out.txt', ' 2>&1', ' >/dev/null', ' > ../escaped.txt', ` > ${root}/escaped.txt`, ' >> out.txt', ' &> out.txt', ' <<EOF\nrm z\nEOF\n', ' # tail');
     const sep = fc.constantFrom(' ', ' ', '\t', '', ' \\\n');
     const simple = fc.tuple(cmd, fc.array(fc.tuple(sep, word), { maxLength: 3 }), redirect).map(([c, ws, r]) => c + ws.map(([s, w]) => s + w).join('') + r);
     const compound = fc.constantFrom('(ls)', '{ ls; }', 'if ls; then rm z; fi', 'for i in a; do rm $i; done', 'case a in a) rm z;; esac', 'f() { rm z; }; f', 'ls $(rm z)');
-    const line = fc.tuple(fc.oneof({ weight: 4, arbitrary: simple }, { weight: 1, arbitrary: compound }), fc.array(fc.tuple(op, fc.oneof({ weight: 4, arbitrary: simple }, { weight: 1, arbitrary: compound })), { maxLength: 3 })).map(([h, t]) => h + t.map(([o, s]) => o + s).join(''));
+    const line = fc
+      .tuple(fc.oneof({ weight: 4, arbitrary: simple }, { weight: 1, arbitrary: compound }), fc.array(fc.tuple(op, fc.oneof({ weight: 4, arbitrary: simple }, { weight: 1, arbitrary: compound })), { maxLength: 3 }))
+      .map(([h, t]) => h + t.map(([o, s]) => o + s).join(''));
     let ran = 0;
     fc.assert(
       fc.property(line, (text) => {
@@ -240,10 +267,15 @@ describe('property: what the policy allows, bash runs only as allowed (stub PATH
         } catch {
           // a failing command is fine; what ran is in the log
         }
-        const records = readFileSync(log, 'latin1').split('\x01').filter((r) => r !== '');
+        const records = readFileSync(log, 'latin1')
+          .split('\x01')
+          .filter((r) => r !== '');
         for (const rec of records) {
           const argv = rec.split('\0').slice(0, -1).join(' ');
-          expect(RULES.some((r) => commandMatcher(r.pattern!)(argv)), `${JSON.stringify(text)} ran ${JSON.stringify(argv)}`).toBe(true);
+          expect(
+            RULES.some((r) => commandMatcher(r.pattern!)(argv)),
+            `${JSON.stringify(text)} ran ${JSON.stringify(argv)}`,
+          ).toBe(true);
         }
         expect(readdirSync(root).sort(), text).toEqual(['argv.log', 'bin', 'ws']);
       }),

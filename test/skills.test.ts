@@ -150,8 +150,7 @@ describe('invoking a skill', () => {
 
   it('the inline message: the body wrapped with its name and path, the instruction to follow it, then the arguments', () => {
     expect(skillMessage(s, ' to prod ')).toBe(
-      '<skill name="deploy" path="/w/.mini-agent/skills/deploy/SKILL.md">\n# Deploy\n\nRun ./deploy.sh.\n</skill>\n\n' +
-        'Follow the skill above (its file is already here; do not read it again).\n\nto prod',
+      '<skill name="deploy" path="/w/.mini-agent/skills/deploy/SKILL.md">\n# Deploy\n\nRun ./deploy.sh.\n</skill>\n\n' + 'Follow the skill above (its file is already here; do not read it again).\n\nto prod',
     );
     expect(skillMessage(s, '')).toMatch(/do not read it again\)\.$/);
     expect(skillMessage({ ...s, file: '/w/"odd"/SKILL.md' }, '')).toContain('path="/w/&quot;odd&quot;/SKILL.md"');

@@ -25,7 +25,7 @@ const anthropic = (model: string, thinking: ThinkingLevel, maxOutputTokens = 64_
 const openai = (model: string, thinking: ThinkingLevel, provider = 'openai') => toOpenAIRequest(req(thinking), { provider, model, maxOutputTokens: 32_000 });
 
 describe('the converters, level by level', () => {
-  it('Anthropic budget models (Claude 4.5 and earlier): thinking enabled with the level\'s budget; off sends no thinking', () => {
+  it("Anthropic budget models (Claude 4.5 and earlier): thinking enabled with the level's budget; off sends no thinking", () => {
     expect(anthropic('claude-sonnet-4-5', 'off')).not.toHaveProperty('thinking');
     for (const level of ['low', 'medium', 'high'] as const) {
       const body = anthropic('claude-sonnet-4-5', level);
@@ -91,7 +91,7 @@ describe('the converters, level by level', () => {
     }
   });
 
-  it('the bodies fit the SDKs and the spec: Anthropic\'s MessageCreateParamsStreaming (at compile time), OpenAI\'s CreateChatCompletionRequest schema', () => {
+  it("the bodies fit the SDKs and the spec: Anthropic's MessageCreateParamsStreaming (at compile time), OpenAI's CreateChatCompletionRequest schema", () => {
     const adaptive: Anthropic.MessageCreateParamsStreaming = anthropic('claude-opus-4-7', 'high');
     const budget: Anthropic.MessageCreateParamsStreaming = anthropic('claude-haiku-4-5', 'medium');
     expect([adaptive.thinking?.type, budget.thinking?.type]).toEqual(['adaptive', 'enabled']);
@@ -113,7 +113,15 @@ describe('the converters, level by level', () => {
 // ---- local servers ----
 const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
 const openaiAnswer = (text: string, reasoning?: string) =>
-  sse([...(reasoning ? [chunk({ role: 'assistant', reasoning_content: reasoning })] : []), chunk({ content: text }), chunk({}, 'stop'), { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }], { done: true });
+  sse(
+    [
+      ...(reasoning ? [chunk({ role: 'assistant', reasoning_content: reasoning })] : []),
+      chunk({ content: text }),
+      chunk({}, 'stop'),
+      { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
+    ],
+    { done: true },
+  );
 const REASONING = 'The user greets me.\nI should greet back, briefly.';
 const SIGNATURE = 'EqQBCkYIBxgCKkBsig-test';
 const anthropicAnswer = (text: string) =>
@@ -146,7 +154,12 @@ describe('the CLI against local servers: what the request carries', () => {
     const server = await serve([{ body: anthropicAnswer('Hello.') }]);
     const cwd = workspace();
     const run = (model: string, level: string) => cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', model, '--thinking', level, '--no-session', 'hi'], { cwd, env: KEYS });
-    for (const [model, level] of [['claude-haiku-4-5', 'high'], ['claude-sonnet-4-6', 'medium'], ['claude-haiku-4-5', 'off'], ['claude-opus-4-7', 'off']]) {
+    for (const [model, level] of [
+      ['claude-haiku-4-5', 'high'],
+      ['claude-sonnet-4-6', 'medium'],
+      ['claude-haiku-4-5', 'off'],
+      ['claude-opus-4-7', 'off'],
+    ]) {
       const r = await run(model, level);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
@@ -161,7 +174,7 @@ describe('the CLI against local servers: what the request carries', () => {
     }
   });
 
-  it('OpenAI: --thinking low to gpt-5, the user config\'s key to o3, off to gpt-5; no --thinking sends off', async () => {
+  it("OpenAI: --thinking low to gpt-5, the user config's key to o3, off to gpt-5; no --thinking sends off", async () => {
     const server = await serve([{ body: openaiAnswer('Hello.') }]);
     const cwd = workspace();
     const home = tempDir('mini-agent-home-');
@@ -207,7 +220,7 @@ describe('the CLI against local servers: what the request carries', () => {
     expect(JSON.parse(byDefault.stdout).thinking).toEqual({ value: 'off', source: 'default' });
   });
 
-  it('an untrusted project config may lower the user\'s level (cheaper), not raise it', async () => {
+  it("an untrusted project config may lower the user's level (cheaper), not raise it", async () => {
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(home, 'config.json'), JSON.stringify({ thinking: 'medium' }));
     const lower = await cliInProcess(['--show-config', '--json'], { cwd: workspace({ thinking: 'low' }), home });
@@ -226,7 +239,10 @@ describe('streamed reasoning: stored with its signature, exported, traced', () =
     const r = await cliInProcess(['--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-haiku-4-5', '--thinking', 'low', '--session', session, '--trace', trace, 'hi'], { cwd, env: KEYS });
     expect(r.code).toBe(0);
     expect(server.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    const entries = readFileSync(session, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = readFileSync(session, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const assistant = entries.find((e) => e.type === 'message' && e.message.role === 'assistant');
     expect(assistant.message.content[0]).toEqual({ type: 'thinking', thinking: REASONING, signature: SIGNATURE });
 

@@ -20,7 +20,7 @@ describe('tool blocks', () => {
     expect(toolBlock(end('read_file', 'a\n\n    indented\nfour\nfive\nsix'), { path: 'x' }, 80, p, 'full')).toHaveLength(7);
   });
 
-  it("bash shows its tail, after the error lines of the part not shown", () => {
+  it('bash shows its tail, after the error lines of the part not shown', () => {
     const out = ['error: early', ...Array.from({ length: 10 }, (_, i) => `l${i + 1}`)].join('\n');
     expect(toolBlock(end('bash', out), { command: 'x' }, 80, p).slice(1)).toEqual(['  │ error: early', '  │ … 5 earlier lines (Ctrl+O to expand)', '  │ l6', '  │ l7', '  │ l8', '  │ l9', '  │ l10']);
   });
@@ -39,7 +39,11 @@ describe('tool blocks', () => {
 describe('word-level marks', () => {
   it('marks only the words that changed', () => {
     const d = wordDiff('  sum += item.price;', '  sum += item.cost;')!;
-    expect(d.removed).toEqual([{ text: '  sum += item.', changed: false }, { text: 'price', changed: true }, { text: ';', changed: false }]);
+    expect(d.removed).toEqual([
+      { text: '  sum += item.', changed: false },
+      { text: 'price', changed: true },
+      { text: ';', changed: false },
+    ]);
     expect(d.added.filter((x) => x.changed).map((x) => x.text)).toEqual(['cost']);
   });
 

@@ -43,7 +43,7 @@ describe('tool descriptions', () => {
     expect(describeToolCall('bash', {}).title).toBe('Run ``');
   });
 
-  it('the files a call touched are its tool\'s to say: the path it reported, none when it failed, what git saw for a command', () => {
+  it("the files a call touched are its tool's to say: the path it reported, none when it failed, what git saw for a command", () => {
     expect(filesTouched('read_file', { path: './a.ts' }, { isError: false, details: { path: 'a.ts' } })).toEqual({ read: ['a.ts'] });
     expect(filesTouched('write_file', { path: 'b.ts' }, undefined)).toEqual({ modified: ['b.ts'] });
     expect(filesTouched('edit_file', { path: 'b.ts' }, { isError: true })).toEqual({});

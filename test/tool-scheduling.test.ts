@@ -117,4 +117,3 @@ describe('the scheduling rules', () => {
     expect(order.indexOf('start 1')).toBeLessThan(order.indexOf('end 0'));
   });
 });
-

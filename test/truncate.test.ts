@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cutToBytes, DEFAULT_LIMITS, formatBytes, truncateHead } from '../src/tools/truncate.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
-const text = fc
-  .array(fc.oneof(fc.constantFrom('\n', '\n', 'a', 'é', '€', '😀', ' '), fc.string({ maxLength: 5 })), { maxLength: 60 })
-  .map((parts) => parts.join(''));
+const text = fc.array(fc.oneof(fc.constantFrom('\n', '\n', 'a', 'é', '€', '😀', ' '), fc.string({ maxLength: 5 })), { maxLength: 60 }).map((parts) => parts.join(''));
 
 describe('truncateHead', () => {
   it('leaves text within both limits alone', () => {

@@ -40,7 +40,14 @@ function eightK(limit = 8192) {
       return {
         status: 400,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: { message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }),
+        body: JSON.stringify({
+          error: {
+            message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+            type: 'invalid_request_error',
+            param: 'messages',
+            code: 'context_length_exceeded',
+          },
+        }),
       };
     }
     if (isSummary(req)) return answer([...SUMMARY_SECTIONS, ...TURN_SECTIONS].map((s) => `## ${s}\nFACT: summarized ${s.toLowerCase()}`).join('\n\n'), tokens);
@@ -88,10 +95,18 @@ describe('an 8k server that states its limit in a 400 error', () => {
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(fake.rejected).toHaveLength(1);
     const again = SessionStore.open(file);
-    expect(again.entries().filter((e) => e.type === 'compaction').map((e) => (e as { reason?: string }).reason)).toEqual(['overflow', 'threshold']);
+    expect(
+      again
+        .entries()
+        .filter((e) => e.type === 'compaction')
+        .map((e) => (e as { reason?: string }).reason),
+    ).toEqual(['overflow', 'threshold']);
     again.close();
     // The file, model_window entry included, validates against the published schema (format 6).
-    const [h, ...lines] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [h, ...lines] = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(h.version).toBe(6);
     expect(Compile(SessionHeaderSchema).Check(h)).toBe(true);
     const entry = Compile(SessionEntrySchema);
@@ -112,12 +127,15 @@ describe('a prompt bigger than the 8k window', () => {
     const prompt = store.entries().find((e) => e.type === 'message' && e.message.role === 'user')!;
     store.close();
     expect(r.stderr).toMatch(new RegExp(`the current turn does not fit the model's window \\(8192 tokens\\) even with everything before it summarized .*its largest message is entry ${prompt.id} \\(user, about \\d+ tokens\\)`));
-    expect(r.stderr).toContain("context window (8192 tokens); run \"mini-agent compact\"");
+    expect(r.stderr).toContain('context window (8192 tokens); run "mini-agent compact"');
   });
 });
 
-describe('asking the server for an unknown model\'s window, once per session, when the context is large enough for it to matter', () => {
-  const chatOr = (probe: (req: RecordedRequest) => Reply | undefined) => (req: RecordedRequest): Reply => (isChat(req) ? answer('hello', 50) : (probe(req) ?? notFound));
+describe("asking the server for an unknown model's window, once per session, when the context is large enough for it to matter", () => {
+  const chatOr =
+    (probe: (req: RecordedRequest) => Reply | undefined) =>
+    (req: RecordedRequest): Reply =>
+      isChat(req) ? answer('hello', 50) : (probe(req) ?? notFound);
   const cases = [
     {
       name: 'vLLM',
@@ -125,7 +143,16 @@ describe('asking the server for an unknown model\'s window, once per session, wh
       window: 32768,
       probe: (req: RecordedRequest) =>
         req.method === 'GET' && req.url === '/v1/models'
-          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ object: 'list', data: [{ id: 'other', object: 'model', max_model_len: 65536 }, { id: 'local-model', object: 'model', owned_by: 'vllm', max_model_len: 32768 }] }) }
+          ? {
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                object: 'list',
+                data: [
+                  { id: 'other', object: 'model', max_model_len: 65536 },
+                  { id: 'local-model', object: 'model', owned_by: 'vllm', max_model_len: 32768 },
+                ],
+              }),
+            }
           : undefined,
     },
     {
@@ -182,7 +209,12 @@ describe('asking the server for an unknown model\'s window, once per session, wh
     const r = await cliInProcess([...flags, '--no-session', words('a long question', 36_000)], { cwd, env: ENV });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(server.requests.filter((q) => !isChat(q)).map((q) => `${q.method} ${q.url}`).sort()).toEqual(['GET /props', 'GET /v1/models', 'POST /api/show']);
+    expect(
+      server.requests
+        .filter((q) => !isChat(q))
+        .map((q) => `${q.method} ${q.url}`)
+        .sort(),
+    ).toEqual(['GET /props', 'GET /v1/models', 'POST /api/show']);
     const shown = JSON.parse((await cliInProcess(['--show-config', '--json', ...flags], { cwd, env: ENV })).stdout).contextWindow;
     expect(shown.value).toBe(128000);
     expect(shown.source).toBe('default (unknown model); the server did not say (vLLM /v1/models: HTTP 404; llama.cpp /props: HTTP 404; Ollama /api/show: HTTP 404)');
@@ -206,7 +238,13 @@ describe('a vLLM server whose 8k window cannot hold the default output cap', () 
         return {
           status: 400,
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ object: 'error', message: `This model's maximum context length is 8192 tokens. However, you requested ${messages + maxTokens} tokens (${messages} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 }),
+          body: JSON.stringify({
+            object: 'error',
+            message: `This model's maximum context length is 8192 tokens. However, you requested ${messages + maxTokens} tokens (${messages} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+            type: 'BadRequestError',
+            param: null,
+            code: 400,
+          }),
         };
       }
       return answer('done', messages);

@@ -136,10 +136,7 @@ describe('write_note: append', () => {
   it('two appends started together both land, in call order', async () => {
     const ws = tempDir();
     const reg = registry();
-    const [one, two] = await Promise.all([
-      write(reg, ws, { path: 'pair.md', text: 'first\n', mode: 'append' }),
-      write(reg, ws, { path: 'pair.md', text: 'second\n', mode: 'append' }),
-    ]);
+    const [one, two] = await Promise.all([write(reg, ws, { path: 'pair.md', text: 'first\n', mode: 'append' }), write(reg, ws, { path: 'pair.md', text: 'second\n', mode: 'append' })]);
     expect(one.isError).toBe(false);
     expect(two.isError).toBe(false);
     expect(readFileSync(join(ws, 'pair.md'), 'utf8')).toBe('first\nsecond\n');
@@ -407,13 +404,7 @@ describe('write_note: failures are reported, never claimed as success', () => {
   it('invalid arguments are refused before anything is written', async () => {
     const ws = tempDir();
     const reg = registry();
-    for (const args of [
-      { path: 'a.md' },
-      { text: 'x' },
-      { path: 'a.md', text: 5 },
-      { path: 'a.md', text: 'x', mode: 'prepend' },
-      { path: 'a.md', text: 'x', force: true },
-    ]) {
+    for (const args of [{ path: 'a.md' }, { text: 'x' }, { path: 'a.md', text: 5 }, { path: 'a.md', text: 'x', mode: 'prepend' }, { path: 'a.md', text: 'x', force: true }]) {
       const res = await write(reg, ws, args);
       expect(res.isError).toBe(true);
       expect(textOf(res.content)).toMatch(/Invalid arguments/);

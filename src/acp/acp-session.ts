@@ -193,7 +193,10 @@ export class AcpSession {
       return this.deps
         .client()
         .request('fs/read_text_file', { sessionId: this.id, path })
-        .then((r) => r.content, () => null); // the client has no such file (or refused): shown as created
+        .then(
+          (r) => r.content,
+          () => null,
+        ); // the client has no such file (or refused): shown as created
     }
     return Promise.resolve(readDisk(path));
   }
@@ -282,7 +285,10 @@ function clientFiles(deps: SessionDeps, session: () => AcpSession | undefined): 
       const text = await readFile(path, 'utf8');
       if (opts?.line === undefined && opts?.limit === undefined) return text;
       const from = Math.max(0, (opts.line ?? 1) - 1);
-      return text.split('\n').slice(from, opts.limit === undefined ? undefined : from + opts.limit).join('\n');
+      return text
+        .split('\n')
+        .slice(from, opts.limit === undefined ? undefined : from + opts.limit)
+        .join('\n');
     },
     async writeTextFile(path, content) {
       if (deps.clientFs.write) {
@@ -290,7 +296,10 @@ function clientFiles(deps: SessionDeps, session: () => AcpSession | undefined): 
         session()?.recordWrite(path, content);
         return;
       }
-      const mode = await stat(path).then((st) => st.mode, () => undefined);
+      const mode = await stat(path).then(
+        (st) => st.mode,
+        () => undefined,
+      );
       await mkdir(dirname(path), { recursive: true });
       await atomicWrite(path, content, mode);
     },

@@ -58,4 +58,3 @@ export function parseAcpArgs(argv: string[]): AcpOptions | 'help' {
   const { session, branch: _branch, fork: _fork, ...agent } = agentFlagsFrom(v);
   return { agent, memory: session === 'memory', verbose: v.verbose === true, version: VERSION };
 }
-

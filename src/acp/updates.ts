@@ -2,18 +2,7 @@
 // servers look in ACP's terms. Nothing here does I/O, so the mapping can be tested and benchmarked
 // alone; acp-session.ts does the sending (and the one impure part of a diff: reading the file).
 import { isAbsolute, resolve } from 'node:path';
-import type {
-  ContentBlock,
-  McpServer,
-  PermissionOption,
-  PermissionOptionKind,
-  SessionModeState,
-  SessionUpdate,
-  StopReason,
-  ToolCallContent,
-  ToolCallLocation,
-  ToolKind,
-} from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, PermissionOption, PermissionOptionKind, SessionModeState, SessionUpdate, StopReason, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { AgentEvent, RunStopReason } from '../core/events.js';
 import type { ImageContent, TextContent } from '../core/types.js';
 import { describeToolCall } from '../tools/descriptions.js';
@@ -183,17 +172,17 @@ export function mcpServersConfig(servers: readonly McpServer[]): { servers: Reco
     }
     let name = serverName(server.name);
     for (let n = 2; Object.hasOwn(out, name); n++) name = `${serverName(server.name)}-${n}`;
-    out[name] =
-      'type' in server && server.type === 'http'
-        ? { type: 'http', url: server.url, headers: pairs(server.headers) }
-        : { command: server.command, args: server.args, env: pairs(server.env) };
+    out[name] = 'type' in server && server.type === 'http' ? { type: 'http', url: server.url, headers: pairs(server.headers) } : { command: server.command, args: server.args, env: pairs(server.env) };
   }
   return { servers: out, warnings };
 }
 
 /** A server name as our config accepts it: /^[A-Za-z0-9_-]+$/ without "__". */
 export function serverName(name: string): string {
-  const clean = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/_{2,}/g, '_').replace(/^-+|-+$/g, '');
+  const clean = name
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/_{2,}/g, '_')
+    .replace(/^-+|-+$/g, '');
   return clean === '' ? 'mcp' : clean;
 }
 

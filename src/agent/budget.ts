@@ -24,13 +24,7 @@ export function requestCostBound(inputTokens: number, policy: BudgetPolicy): num
 }
 
 /** The stop, when the next request (its context: `path`, `messages`, the system prompt and tools) could take the run past its budget; else null. */
-export function budgetStop(
-  policy: BudgetPolicy,
-  spentUsd: number,
-  path: readonly (ContentEntry | SessionEntry)[],
-  messages: readonly Message[],
-  extra: { systemPrompt: string; tools: readonly ToolSpec[] },
-): BudgetStop | null {
+export function budgetStop(policy: BudgetPolicy, spentUsd: number, path: readonly (ContentEntry | SessionEntry)[], messages: readonly Message[], extra: { systemPrompt: string; tools: readonly ToolSpec[] }): BudgetStop | null {
   const next = requestCostBound(contextTokens(path, messages, extra).tokens, policy);
   return spentUsd + next > policy.maxCostUsd ? { maxCostUsd: policy.maxCostUsd, spentUsd, nextRequestUsd: next } : null;
 }

@@ -73,9 +73,7 @@ export interface CompactRequest {
   mustFit?: boolean;
 }
 
-export type CompactOutcome =
-  | { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number; keepRecentTokens: number }
-  | { ok: false; error: string; tokensBefore: number };
+export type CompactOutcome = { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number; keepRecentTokens: number } | { ok: false; error: string; tokensBefore: number };
 
 /** The summarizer's output budget: room for a full summary, never more than a fifth of its window. */
 export function summaryOutputTokens(window: number): number {
@@ -214,13 +212,7 @@ function keptEntries(path: readonly ContentEntry[], firstKeptEntryId: string): C
 }
 
 /** The summary text for a plan: the (updated) background, the current task if the cut split a turn, and the file lists. */
-export async function summarizePlan(
-  plan: CompactionPlan,
-  config: CompactionConfig,
-  focus: string | undefined,
-  signal: AbortSignal,
-  how: { warnings?: string[]; mustFit?: boolean; maxWords?: number } = {},
-): Promise<string> {
+export async function summarizePlan(plan: CompactionPlan, config: CompactionConfig, focus: string | undefined, signal: AbortSignal, how: { warnings?: string[]; mustFit?: boolean; maxWords?: number } = {}): Promise<string> {
   const previous = plan.previous ? stripFileLists(plan.previous.summary) : undefined;
   const window = config.settings.contextWindow;
   const common = { window, summarize: config.summarize, signal, warnings: how.warnings ?? [], mustFit: how.mustFit, maxWords: how.maxWords };

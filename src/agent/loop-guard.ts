@@ -46,8 +46,5 @@ export class RepeatCounter {
 }
 
 export function repeatWarning(name: string, times: number, settings: LoopGuardSettings): string {
-  return (
-    `[mini-agent: you have called ${name} with the same arguments ${times} times in a row. If it is not working, ` +
-    `change the approach instead of repeating it; at ${settings.stopAfter} the run stops.]`
-  );
+  return `[mini-agent: you have called ${name} with the same arguments ${times} times in a row. If it is not working, ` + `change the approach instead of repeating it; at ${settings.stopAfter} the run stops.]`;
 }

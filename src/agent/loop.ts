@@ -2,20 +2,7 @@
 // Every turn re-projects from the store; there is no message array of its own.
 import { randomUUID } from 'node:crypto';
 import type { BudgetStop, EventBody, RunStopReason } from '../core/events.js';
-import {
-  addUsage,
-  emptyUsage,
-  toolCallsOf,
-  userMessage,
-  type ImageContent,
-  type Message,
-  type TextContent,
-  type ModelError,
-  type QueueItem,
-  type Refusal,
-  type ToolCall,
-  type Usage,
-} from '../core/types.js';
+import { addUsage, emptyUsage, toolCallsOf, userMessage, type ImageContent, type Message, type TextContent, type ModelError, type QueueItem, type Refusal, type ToolCall, type Usage } from '../core/types.js';
 import { mark, markNext } from '../core/timings.js';
 import type { ModelAdapter } from '../model/adapter.js';
 import type { SessionStore } from '../session/store.js';
@@ -87,7 +74,6 @@ export interface RunOutcome {
   /** Set when stopReason is `budget`. */
   budget?: BudgetStop;
 }
-
 
 export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
   const { store, model, tools, emit } = opts;
@@ -237,10 +223,7 @@ export async function runLoop(opts: LoopOptions): Promise<RunOutcome> {
       answerAll(
         calls,
         (call) =>
-          errorResult(
-            `Tool "${call.name}" was not run: the response was cut off by the output token limit, so its arguments may be incomplete. Send the call again, with smaller arguments if needed.`,
-            { reason: 'truncated_response' },
-          ),
+          errorResult(`Tool "${call.name}" was not run: the response was cut off by the output token limit, so its arguments may be incomplete. Send the call again, with smaller arguments if needed.`, { reason: 'truncated_response' }),
         turn,
         opts,
         outcome,
@@ -276,14 +259,7 @@ function withWarning(result: ToolResult, warning: string): ToolResult {
  * Runs the calls, overlapping those that touch different things (see tool-schedule.ts), and
  * stores the results in call order, each as soon as every earlier one is stored.
  */
-async function executeCalls(
-  calls: ToolCall[],
-  turn: number,
-  opts: LoopOptions,
-  signal: AbortSignal,
-  outcome: RunOutcome,
-  adjust: (index: number, result: ToolResult) => ToolResult,
-): Promise<void> {
+async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, signal: AbortSignal, outcome: RunOutcome, adjust: (index: number, result: ToolResult) => ToolResult): Promise<void> {
   const done: ({ result: ToolResult; durationMs: number } | undefined)[] = new Array(calls.length);
   let stored = 0;
   const accesses = calls.map((call) => opts.tools.access(call, opts.cwd));

@@ -56,13 +56,7 @@ export async function streamWithRetry(opts: TurnStreamOptions, request: Paramete
 }
 
 /** Streams one response, forwarding deltas as events. Never throws. */
-async function streamTurn(
-  model: ModelAdapter,
-  request: Parameters<ModelAdapter['stream']>[0],
-  turn: number,
-  emit: (event: EventBody) => void,
-  idleTimeoutMs: number,
-): Promise<TurnResponse> {
+async function streamTurn(model: ModelAdapter, request: Parameters<ModelAdapter['stream']>[0], turn: number, emit: (event: EventBody) => void, idleTimeoutMs: number): Promise<TurnResponse> {
   // The adapter gets its own signal: the user's abort, or ours when the stream goes quiet
   // for too long (SDK timeouts cover only the wait for headers, not a stalled body).
   const userSignal = request.signal;
@@ -97,9 +91,7 @@ async function streamTurn(
     }
   } catch (err) {
     // Adapters should not throw; if one does, the run still ends cleanly.
-    const error: ModelError = idle
-      ? idleError()
-      : { kind: userSignal?.aborted ? 'aborted' : 'unknown', message: (err as Error)?.message ?? String(err), retryable: false };
+    const error: ModelError = idle ? idleError() : { kind: userSignal?.aborted ? 'aborted' : 'unknown', message: (err as Error)?.message ?? String(err), retryable: false };
     return { message: failedMessage(model, error), error };
   } finally {
     clearTimeout(timer);
@@ -110,11 +102,7 @@ async function streamTurn(
     const error = idle && !userSignal?.aborted ? idleError() : last.error;
     return { message: keepCompleteCalls(last.partial, error), error };
   }
-  const error: ModelError = userSignal?.aborted
-    ? ABORTED
-    : idle
-      ? idleError()
-      : { kind: 'network', message: 'the model stream ended without a final message', retryable: true };
+  const error: ModelError = userSignal?.aborted ? ABORTED : idle ? idleError() : { kind: 'network', message: 'the model stream ended without a final message', retryable: true };
   return { message: failedMessage(model, error), error };
 }
 
@@ -137,4 +125,3 @@ function keepCompleteCalls(partial: AssistantMessage, error: ModelError): Assist
     errorMessage: partial.errorMessage ?? error.message,
   };
 }
-

@@ -97,7 +97,10 @@ export type ModelSwitch = Partial<CreateAgentOptions> & { providerSwitch?: boole
 
 /** A scripted or injected model needs no provider: an unknown one is ignored, the rest of the configuration applies. */
 export function resolveFor(options: CreateAgentOptions, ctx: AgentContext, over: ModelSwitch = {}): Resolved {
-  const { place: { cwd, home }, env } = ctx;
+  const {
+    place: { cwd, home },
+    env,
+  } = ctx;
   const o = { ...options, ...over };
   const flags = {
     provider: o.provider,
@@ -129,7 +132,6 @@ export function resolveFor(options: CreateAgentOptions, ctx: AgentContext, over:
     return loadConfig(cwd, { ...env, MINI_AGENT_PROVIDER: CONFIG_TABLE.provider.default }, { ...flags, provider: undefined }, home);
   }
 }
-
 
 /**
  * The runner's limits from the configuration: the turn cap, and the budget when one is set (its

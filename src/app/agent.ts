@@ -14,14 +14,12 @@ import type { McpServerStatus } from '../extensions/mcp-client.js';
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { Skill } from '../extensions/skills.js';
 import { parseRule, type PermissionRule } from '../tools/permissions.js';
-import type { ToolHooks } from '../tools/registry.js';
 import { modelSwitch, resolveFor, runLimits, startModelAndSession } from './agent-start.js';
 import { agentContext, type AgentContext } from './agent-context.js';
 import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
-import { PERMISSION_MODES, permissionGate, type PermissionMode } from './permission-gate.js';
-import { agentProtectedSources, guardProtected } from './protected-check.js';
-import { bashSandbox, guardSandbox } from './bash-sandbox.js';
+import { PERMISSION_MODES, type PermissionMode } from './permission-gate.js';
+import { agentTools } from './agent-tools.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -30,7 +28,6 @@ import type { PromptImage } from './prompt-images.js';
 import { forkInto, openSession, type OpenedSession, type SessionChoice } from './session-open.js';
 import { sessionHandle, type HandleHost } from './session-handle.js';
 import { AgentExtensions } from './extensions.js';
-import { createToolRegistry } from './tools.js';
 import { compactResult } from './compact-result.js';
 import { ThinkingControl, type ThinkingChange, type ThinkingLevel } from './thinking-control.js';
 import type { Agent, AgentSessionHandle, AgentState, CompactResult, CreateAgentOptions } from './types.js';
@@ -77,48 +74,24 @@ class AgentImpl implements Agent {
     this.opened = opened;
     this.notes = [...opened.notes];
     this.mode = options.permissionMode ?? 'default';
-    this.level = new ThinkingControl(resolved.config.thinking, () => this.modelAdapter.model, () => this.check());
+    this.level = new ThinkingControl(
+      resolved.config.thinking,
+      () => this.modelAdapter.model,
+      () => this.check(),
+    );
     this.warnings = [...(resolved.warnings ?? []), ...loaded.warnings, ...extensions.warnings, ...[this.level.note() ?? []].flat()];
-    this.tools = this.createTools();
-    this.attach();
-  }
-
-  /** The tools, behind the permission gate and the hooks (config hooks first, then the SDK's). */
-  private createTools() {
-    const [c, o] = [this.resolved.config, this.options];
-    const sources = () => agentProtectedSources({ cwd: this.cwd, home: this.ctx.place.home, config: this.resolved.config, sessionFile: this.store.file, mcpConfig: o.mcpConfig, extensions: this.extensions });
-    const sandbox = bashSandbox({ env: this.ctx.env, config: c, sources, approvals: () => c.approvals });
-    const sdk: ToolHooks[] = o.hooks?.beforeToolCall || o.hooks?.afterToolCall ? [{ name: 'the SDK hooks', beforeToolCall: o.hooks.beforeToolCall, afterToolCall: o.hooks.afterToolCall }] : [];
-    return createToolRegistry({
-      tools: o.tools,
-      extraTools: o.extraTools,
-      enabled: c.tools,
-      allowedPaths: c.allowPaths,
-      readOnlyPaths: this.extensions.readOnlyPaths,
-      dynamicTools: () => this.extensions.tools(),
-      dynamicPrefixes: c.mcpServers.map((s) => `${s.name}__`),
-      resultNote: (_call, access) => this.extensions.resultNote(access),
-      files: o.fileAccess, deny: c.permissions.deny, // the search tools leave out what a read deny rule covers
-      parallelExecute: c.bash.parallel, images: () => this.resolved.config.images, // read_file sends images only to a model that takes them
-      hooks: [...this.loaded.tools, ...sdk],
-      bash: c.bash, sandbox,
-      secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
-      env: this.ctx.env,
-      outputDir: () => (this.store.file ? this.store.file.replace(/\.jsonl$/, '') + '.outputs' : undefined),
-      permission: guardSandbox(guardProtected( // protected paths (protected-check.ts) and leaving the sandbox (bash-sandbox.ts): no rule, mode, grant or --yes opens them
-        permissionGate({
-          policy: c.permissions,
-          approveAll: c.approveAll,
-          approvals: () => [...c.approvals, ...this.grants],
-          readOnly: o.readOnly === true,
-          mode: () => this.mode,
-          ask: o.onPermissionRequest,
-          grant: (rule) => this.grant(rule),
-          check: o.hooks?.permission,
-        }),
-        { userHome: this.ctx.env.HOME, approvals: () => c.approvals, sources },
-      ), { sandbox, approvals: () => c.approvals, ask: o.onPermissionRequest }),
+    this.tools = agentTools({
+      config: () => this.resolved.config,
+      options,
+      ctx: this.ctx,
+      loaded,
+      extensions,
+      sessionFile: () => this.store.file,
+      grants: () => this.grants,
+      mode: () => this.mode,
+      grant: (rule) => this.grant(rule),
     });
+    this.attach();
   }
 
   /** Records an "always" answer: in the session file (it survives a resume) and for the calls to come. */
@@ -129,7 +102,9 @@ class AgentImpl implements Agent {
     this.grants.push(rule);
   }
 
-  get cwd(): string { return this.ctx.place.cwd; }
+  get cwd(): string {
+    return this.ctx.place.cwd;
+  }
 
   get config(): EffectiveConfig {
     return this.resolved.config;

@@ -37,7 +37,11 @@ export function bashSandbox(s: SandboxSetup): BashSandbox {
     binds: (cwd, outputDir, command) => {
       const writable = [cwd, ...s.config.allowPaths, outputDir].map(real);
       const list = resolveProtected(s.sources());
-      return sandboxBinds(writable, list.entries.map((e) => e.path), !approvedExactly(s.approvals(), command));
+      return sandboxBinds(
+        writable,
+        list.entries.map((e) => e.path),
+        !approvedExactly(s.approvals(), command),
+      );
     },
   };
 }
@@ -71,9 +75,7 @@ function escalation(call: ToolCall, sb: BashSandbox): string | undefined {
   if (!outside && !network) return undefined;
   if (outside && sb.mode === 'required') return undefined; // the tool refuses it: nothing to ask
   if (!sb.status().available) return undefined; // nothing to leave: it runs without one anyway
-  return outside
-    ? 'it runs OUTSIDE the sandbox ("sandbox": false): the command can change any file you can and reach the network'
-    : 'it gets the network inside the sandbox ("network": true)';
+  return outside ? 'it runs OUTSIDE the sandbox ("sandbox": false): the command can change any file you can and reach the network' : 'it gets the network inside the sandbox ("network": true)';
 }
 
 export function guardSandbox(gate: PermissionCheck, opts: GuardOptions): PermissionCheck {

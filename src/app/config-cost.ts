@@ -13,15 +13,10 @@ export const PRICE_KEYS = ['input', 'output', 'cacheRead', 'cacheWrite'] as cons
  * The effective price of `model` and where each part came from (keys `pricing.input`, …).
  * `override`: the merged `models.<model>.pricing`; `sourceOf`: the source of one of its keys.
  */
-export function resolvePricing(opts: {
-  model: string;
-  provider: string;
-  known: ModelInfo;
-  preset: ProviderPreset;
-  override: Partial<Pricing> | undefined;
-  tableSource: string;
-  sourceOf: (key: string) => string | undefined;
-}): { pricing: Pricing | undefined; sources: Record<string, string> } {
+export function resolvePricing(opts: { model: string; provider: string; known: ModelInfo; preset: ProviderPreset; override: Partial<Pricing> | undefined; tableSource: string; sourceOf: (key: string) => string | undefined }): {
+  pricing: Pricing | undefined;
+  sources: Record<string, string>;
+} {
   const { known, preset, override = {} } = opts;
   const base = known.pricing ?? preset.pricing;
   const baseSource = known.pricing ? opts.tableSource : `preset ${opts.provider} (every model of this provider)`;
@@ -42,19 +37,12 @@ export function resolvePricing(opts: {
 }
 
 /** The budget of a run: `--max-cost` over `budget.maxCostUsd`; refused when the price is unknown (it could not be enforced). */
-export function resolveBudget(opts: {
-  flag: number | undefined;
-  configured: unknown;
-  configuredSource: string | undefined;
-  pricing: Pricing | undefined;
-  model: string;
-}): { maxCostUsd: number | undefined; source: string } {
+export function resolveBudget(opts: { flag: number | undefined; configured: unknown; configuredSource: string | undefined; pricing: Pricing | undefined; model: string }): { maxCostUsd: number | undefined; source: string } {
   const maxCostUsd = opts.flag ?? (typeof opts.configured === 'number' ? opts.configured : undefined);
   const source = opts.flag !== undefined ? flagSource('budget.maxCostUsd') : (opts.configuredSource ?? 'default (no budget)');
   if (maxCostUsd !== undefined && !opts.pricing) {
     throw new UsageError(
-      `a budget (${source}: $${maxCostUsd}) cannot be kept: the prices of ${opts.model} are unknown; ` +
-        `set models.${opts.model}.pricing.input and .output in a config file (US$ per million tokens; 0 for a free model), or drop the budget`,
+      `a budget (${source}: $${maxCostUsd}) cannot be kept: the prices of ${opts.model} are unknown; ` + `set models.${opts.model}.pricing.input and .output in a config file (US$ per million tokens; 0 for a free model), or drop the budget`,
     );
   }
   return { maxCostUsd, source };
@@ -64,16 +52,10 @@ export function resolveBudget(opts: {
  * The price and the budget for config.ts: `sources` (the merged layers' sources) gets the keys
  * `pricing.*` and `budget.maxCostUsd`. `budget`: the merged `budget` value of the config files.
  */
-export function costSettings(opts: {
-  model: string;
-  provider: string;
-  known: ModelInfo;
-  preset: ProviderPreset;
-  override: Partial<Pricing> | undefined;
-  maxCostFlag: number | undefined;
-  budget: unknown;
-  sources: Record<string, string>;
-}): { pricing: Pricing | undefined; budget: { maxCostUsd: number | undefined } } {
+export function costSettings(opts: { model: string; provider: string; known: ModelInfo; preset: ProviderPreset; override: Partial<Pricing> | undefined; maxCostFlag: number | undefined; budget: unknown; sources: Record<string, string> }): {
+  pricing: Pricing | undefined;
+  budget: { maxCostUsd: number | undefined };
+} {
   const { model, sources } = opts;
   const tableSource = opts.known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   const priced = resolvePricing({ ...opts, tableSource, sourceOf: (key) => sources[`models.${model}.${key}`] });

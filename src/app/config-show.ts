@@ -51,7 +51,10 @@ export function showConfig(resolved: Resolved, env: Readonly<Record<string, stri
     shown('bash.maxTimeoutSeconds'),
     shown('bash.envAllowlist', c.bash.envAllowlist.join(', ') || '(none)', 'all config files'),
     shown('bash.parallel'),
-    shown('bash.sandbox', describeSandbox(c.bash.sandbox, () => sandboxStatus(env))),
+    shown(
+      'bash.sandbox',
+      describeSandbox(c.bash.sandbox, () => sandboxStatus(env)),
+    ),
     shown('bash.network'),
     rules('permissions.allow', c.permissions.allow),
     rules('permissions.ask', c.permissions.ask),

@@ -73,12 +73,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
       .map(([k, v]) => ({ source: `flag ${names[k]}`, data: { [k]: v } }));
 
   // 1. The provider decides which presets and env vars apply. The lowest layer: the table's defaults.
-  const base: Layer[] = [
-    { source: 'default', data: configDefaults() },
-    ...fileLayers,
-    ...tableEnvLayers(env, ['provider']),
-    ...flagLayer({ provider: flags.provider }, { provider: '--provider' }),
-  ];
+  const base: Layer[] = [{ source: 'default', data: configDefaults() }, ...fileLayers, ...tableEnvLayers(env, ['provider']), ...flagLayer({ provider: flags.provider }, { provider: '--provider' })];
   const provider = String(mergeLayers(base).value.provider);
   const preset = PROVIDERS[provider];
   if (!preset) {
@@ -138,7 +133,20 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     cache: { retention: (v.cache as { retention: CacheRetention }).retention },
     thinking: thinkingLevel(v.thinking, sources.thinking),
     ...toolSettings(inputs, v, sources),
-    ...extensionSettings({ cwd: resolve(inputs.cwd ?? process.cwd()), env, home: inputs.home ?? agentHome(env), user: inputs.user, project: inputs.project, mcpConfig: flags.mcpConfig, mcpServers: flags.mcpServers, contextFiles: flags.contextFiles, merged: v.contextFiles }, sources),
+    ...extensionSettings(
+      {
+        cwd: resolve(inputs.cwd ?? process.cwd()),
+        env,
+        home: inputs.home ?? agentHome(env),
+        user: inputs.user,
+        project: inputs.project,
+        mcpConfig: flags.mcpConfig,
+        mcpServers: flags.mcpServers,
+        contextFiles: flags.contextFiles,
+        merged: v.contextFiles,
+      },
+      sources,
+    ),
   };
   const tableSource = known === DEFAULT_MODEL_INFO ? 'default (unknown model)' : 'model table';
   sources.contextWindow = flags.contextWindow !== undefined ? 'flag --context-window' : (modelSource('contextWindow') ?? tableSource);
@@ -184,10 +192,7 @@ function toolSettings(inputs: ConfigInputs, v: Record<string, unknown>, sources:
       for (const text of f.data.permissions?.[level] ?? []) permissions[level].push(parseRule(text, label(f)));
     }
   }
-  const allowPaths = [
-    ...files.flatMap((f) => (f.data.allowPaths ?? []).map((p) => resolve(cwd, p))),
-    ...(flags.allowPaths ?? []).map((p) => resolve(cwd, p)),
-  ];
+  const allowPaths = [...files.flatMap((f) => (f.data.allowPaths ?? []).map((p) => resolve(cwd, p))), ...(flags.allowPaths ?? []).map((p) => resolve(cwd, p))];
   const tools = flags.tools ?? (Array.isArray(v.tools) ? (v.tools as string[]) : null);
   if (flags.tools) sources.tools = flagSource('tools');
   const loopGuard = { ...(v.loopGuard as LoopGuardSettings) };

@@ -49,7 +49,13 @@ export function keyedProviders(env: NodeJS.ProcessEnv): Array<{ provider: string
 
 /** The env vars that hold hosted providers' keys (for the "set a key" hint). */
 export function keyVariables(): string[] {
-  return [...new Set(Object.values(PROVIDERS).filter((p) => p.apiKeyEnv && !isLoopback(p.baseUrl)).map((p) => p.apiKeyEnv!))];
+  return [
+    ...new Set(
+      Object.values(PROVIDERS)
+        .filter((p) => p.apiKeyEnv && !isLoopback(p.baseUrl))
+        .map((p) => p.apiKeyEnv!),
+    ),
+  ];
 }
 
 /** The Ollama server to probe: MINI_AGENT_OLLAMA_URL, else http://localhost:11434 (no trailing slash). */

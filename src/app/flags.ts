@@ -148,21 +148,16 @@ export function agentFlagsFrom(v: Values): AgentFlags {
   }
   let enabledTools: string[] | undefined;
   if (v.tools !== undefined) {
-    enabledTools = v.tools.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    enabledTools = v.tools
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     if (enabledTools.length === 0) throw new UsageError('--tools needs a comma-separated list of tool names, e.g. --tools read_file,grep');
   }
   for (const p of v['allow-path'] ?? []) if (p.trim() === '') throw new UsageError('--allow-path needs a folder');
   for (const r of v.approve ?? []) if (r.trim() === '') throw new UsageError("--approve needs a rule, e.g. --approve 'bash(npm test)'");
   for (const f of v['mcp-config'] ?? []) if (f.trim() === '') throw new UsageError('--mcp-config needs a file');
-  const session: SessionChoice = v['no-session']
-    ? 'memory'
-    : v.session !== undefined
-      ? { file: v.session }
-      : v.continue
-        ? 'continue'
-        : v.resume !== undefined
-          ? { resume: v.resume }
-          : 'new';
+  const session: SessionChoice = v['no-session'] ? 'memory' : v.session !== undefined ? { file: v.session } : v.continue ? 'continue' : v.resume !== undefined ? { resume: v.resume } : 'new';
   return {
     provider: v.provider,
     model: v.model,

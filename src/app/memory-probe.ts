@@ -167,11 +167,18 @@ function plantFacts(store: SessionStore) {
   const plan = `# Ledger migration\n\n1. Add the ${decision} table.\n2. Backfill it from the nightly run.\n3. Switch reconcile() to read from it.\n`;
   return [
     store.appendMessage(
-      userMessage(`The nightly ledger reconciliation fails since the currency rounding change. Find out why and plan a fix. One rule: do not modify anything under ${constraint}; it is generated from the provider's API spec and regenerated on every release.`),
+      userMessage(
+        `The nightly ledger reconciliation fails since the currency rounding change. Find out why and plan a fix. One rule: do not modify anything under ${constraint}; it is generated from the provider's API spec and regenerated on every release.`,
+      ),
     ),
     store.appendMessage(assistant('I will start with the reconciliation job.', [call('probe_read', 'read_file', { path: read })])),
     store.appendMessage(
-      result('probe_read', 'read_file', `export async function reconcile(day: Date): Promise<void> {\n  const rows = await ledger.rowsFor(day);\n  for (const row of rows) row.balance = round(row.balance, 2);\n  await ledger.save(rows);\n}\n`, { path: read }),
+      result(
+        'probe_read',
+        'read_file',
+        `export async function reconcile(day: Date): Promise<void> {\n  const rows = await ledger.rowsFor(day);\n  for (const row of rows) row.balance = round(row.balance, 2);\n  await ledger.save(rows);\n}\n`,
+        { path: read },
+      ),
     ),
     store.appendMessage(assistant(`${read} rounds each row and saves it in place. What does the failing run print?`)),
     store.appendMessage(userMessage(`This, from last night's run:\n\n${error}\n\nIt is the only account that fails.`)),

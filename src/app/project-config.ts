@@ -14,9 +14,7 @@ export type { KeyEffect };
 export type ProjectKeyRule = ProjectRule;
 
 /** Every key a project config may hold (dotted; a key covers the keys under it): the table's rules, a group's once. */
-export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = Object.fromEntries(
-  CONFIG_KEYS.map((row) => [row.project.group ? row.key.split('.')[0] : row.key, row.project] as const),
-);
+export const PROJECT_KEYS: Readonly<Record<string, ProjectKeyRule>> = Object.fromEntries(CONFIG_KEYS.map((row) => [row.project.group ? row.key.split('.')[0] : row.key, row.project] as const));
 
 /** For `lower`: the user's limit (none: no limit); for `stricter`: how strict a value is (higher is stricter). */
 function limitOf(c: EffectiveConfig, key: string): number {
@@ -88,7 +86,7 @@ export function narrowProjectConfig(data: ConfigFile, trusted: boolean, without:
       if (applied) setPath(kept, key, keptValue);
     };
     if (trusted) {
-      decide(true, effect === 'narrowing' ? found?.rule.why ?? 'narrowing' : 'the workspace is trusted');
+      decide(true, effect === 'narrowing' ? (found?.rule.why ?? 'narrowing') : 'the workspace is trusted');
       continue;
     }
     switch (effect) {

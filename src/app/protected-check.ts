@@ -134,9 +134,7 @@ function refusal(hits: Hit[], fix: string, bash = false): PermissionDecision {
     allow: false,
     rule: null,
     source: PROTECTED_SOURCE,
-    reason:
-      `${what}. The agent may not change it, whatever the permission rules, the mode or --yes say; ${how}. ` +
-      `Do not try another way (another tool, a link, a shell command); tell the user what you wanted to change and why.`,
+    reason: `${what}. The agent may not change it, whatever the permission rules, the mode or --yes say; ${how}. ` + `Do not try another way (another tool, a link, a shell command); tell the user what you wanted to change and why.`,
   };
 }
 

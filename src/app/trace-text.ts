@@ -45,7 +45,10 @@ export function formatTrace(events: readonly AgentEvent[], opts: { width: number
         turnStarted = e.time;
         text = '';
         thinking = '';
-        const roles = Object.entries(e.roles).filter(([, n]) => n > 0).map(([r, n]) => `${r} ${n}`).join(', ');
+        const roles = Object.entries(e.roles)
+          .filter(([, n]) => n > 0)
+          .map(([r, n]) => `${r} ${n}`)
+          .join(', ');
         out.push('');
         out.push(`Turn ${e.turn}: the model saw ${e.messageCount} message${e.messageCount === 1 ? '' : 's'} (${roles || 'none'})${e.compacted ? ', after a compaction summary' : ''}`);
         break;

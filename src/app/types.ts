@@ -168,9 +168,7 @@ export interface AgentSessionHandle {
   shell(command: string, opts?: { signal?: AbortSignal }): Promise<ShellCommandResult>;
 }
 
-export type CompactResult =
-  | { ok: true; entryId: string; tokensBefore: number; tokensAfter: number; summarizedEntries: number; readFiles: string[]; modifiedFiles: string[] }
-  | { ok: false; error: string; tokensBefore: number };
+export type CompactResult = { ok: true; entryId: string; tokensBefore: number; tokensAfter: number; summarizedEntries: number; readFiles: string[]; modifiedFiles: string[] } | { ok: false; error: string; tokensBefore: number };
 
 export type BranchSummaryResult = { ok: true; entryId: string; summarizedEntries: number } | { ok: false; error: string };
 

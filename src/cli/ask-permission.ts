@@ -19,7 +19,11 @@ export function terminalAsker(input: NodeJS.ReadableStream, output: NodeJS.Writa
 /** What the call does, whole: a command's every line, a write's path, size and content, an edit's old and new text. */
 function what(request: PermissionRequest): string {
   const a = request.arguments;
-  const block = (text: string, mark: string) => visibleText(text).split('\n').map((l) => `  ${mark} ${l}`).join('\n');
+  const block = (text: string, mark: string) =>
+    visibleText(text)
+      .split('\n')
+      .map((l) => `  ${mark} ${l}`)
+      .join('\n');
   if (typeof a.command === 'string') return `${request.tool} wants to run:\n${block(a.command, '$')}`;
   if (typeof a.path === 'string') {
     const head = `${request.tool} wants to ${request.risk === 'read' ? 'read' : 'change'} ${visibleText(a.path)}`;

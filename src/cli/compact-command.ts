@@ -19,9 +19,7 @@ export async function compactCommand(args: { session?: string; focus?: string; a
       io.stderr.write(`mini-agent: compaction failed: ${r.error}; nothing was summarized (the attempt is recorded in the session)\n`);
       return EXIT.error;
     }
-    io.stdout.write(
-      `compacted session ${agent.session.id}: ${r.summarizedEntries} entries summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens (entry ${r.entryId}); undo with: mini-agent uncompact ${agent.session.id.slice(0, 8)}\n`,
-    );
+    io.stdout.write(`compacted session ${agent.session.id}: ${r.summarizedEntries} entries summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens (entry ${r.entryId}); undo with: mini-agent uncompact ${agent.session.id.slice(0, 8)}\n`);
     return EXIT.completed;
   } finally {
     await agent.close();

@@ -50,7 +50,7 @@ runCli(process.argv.slice(2), processIo).then(
   },
   (err: unknown) => {
     const verbose = process.argv.includes('--verbose');
-    process.stderr.write(`mini-agent: internal error: ${verbose && err instanceof Error ? err.stack : (err as Error)?.message ?? String(err)}\n`);
+    process.stderr.write(`mini-agent: internal error: ${verbose && err instanceof Error ? err.stack : ((err as Error)?.message ?? String(err))}\n`);
     process.exitCode = EXIT.error;
   },
 );

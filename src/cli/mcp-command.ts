@@ -38,7 +38,8 @@ export async function mcpListCommand(args: { agent: AgentFlags; json: boolean },
           io.stdout.write(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}, ~${s.toolTokens.toLocaleString('en-US')} tokens of tool definitions in every request\n`);
           const w = Math.max(...s.tools.map((t) => t.name.length));
           // The risk, with "*" when it is only the server's default (a "read*" tool does not run under --read-only).
-          for (const t of s.tools) io.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${preview(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
+          for (const t of s.tools)
+            io.stdout.write(`    ${t.name.padEnd(w)}  ~${String(t.tokens).padStart(5)} tokens  ${(t.risk + (t.riskBasis === 'server-default' ? '*' : '')).padEnd(8)}  ${preview(t.description.replace(/^\[MCP server [^\]]+\] /, ''), 80)}\n`);
           if (s.tools.some((t) => t.riskBasis === 'server-default')) io.stdout.write(`  * the server's default risk (the tool has no annotations); set one per tool with "tools": {"NAME": {"risk": …}}\n`);
         }
       }

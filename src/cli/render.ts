@@ -127,11 +127,7 @@ export function describeCompaction(e: Extract<AgentEvent, { type: 'compaction_en
 /** The one stderr line for a refused run: "mini-agent: the model refused: <explanation>". */
 export function describeRefusal(refusal: Refusal | null): string {
   const why = refusal?.explanation?.replace(/\s+/g, ' ').trim();
-  const what = why
-    ? why
-    : refusal?.reason === 'refusal'
-      ? 'no explanation given'
-      : "the provider's content filter stopped the response (no explanation given)";
+  const what = why ? why : refusal?.reason === 'refusal' ? 'no explanation given' : "the provider's content filter stopped the response (no explanation given)";
   return `mini-agent: the model refused: ${what}${refusal?.category ? ` (category: ${refusal.category})` : ''}`;
 }
 

@@ -97,5 +97,16 @@ async function dispatch(args: CliArgs, argv: string[], io: CliIo): Promise<numbe
 
 /** `mini-agent` with no prompt, stdin and stdout a terminal, and no flag that means print mode. */
 function wantsConversation(args: Extract<CliArgs, { command: 'run' }>, io: CliIo): boolean {
-  return args.prompt === undefined && io.stdin.isTTY === true && io.stdout.isTTY === true && !args.json && args.trace === undefined && !args.summarizeLeft && args.skills.length === 0 && args.images.length === 0 && args.agent.branch === undefined && args.agent.fork === undefined;
+  return (
+    args.prompt === undefined &&
+    io.stdin.isTTY === true &&
+    io.stdout.isTTY === true &&
+    !args.json &&
+    args.trace === undefined &&
+    !args.summarizeLeft &&
+    args.skills.length === 0 &&
+    args.images.length === 0 &&
+    args.agent.branch === undefined &&
+    args.agent.fork === undefined
+  );
 }

@@ -163,31 +163,38 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }, io: CliIo): Promise<number> {
   const a = args.agent;
   const place = sessionPlace(agentHome(io.env), io.cwd); // the environment is read here, once
-  const resolved = loadConfig(place.cwd, io.env, {
-    provider: a.provider,
-    model: a.model,
-    baseUrl: a.baseUrl,
-    apiKey: a.apiKey,
-    maxTurns: a.maxTurns,
-    compact: a.compact,
-    contextWindow: a.contextWindow,
-    thinking: a.thinking,
-    allowPaths: a.allowPaths,
-    yes: a.yes,
-    approve: a.approve,
-    tools: a.enabledTools,
-    bashTimeout: a.bashTimeout,
-    mcpConfig: a.mcpConfig,
-    contextFiles: a.contextFiles,
-    trustWorkspace: a.trustWorkspace,
-    maxCost: a.maxCost,
-  }, place.home);
+  const resolved = loadConfig(
+    place.cwd,
+    io.env,
+    {
+      provider: a.provider,
+      model: a.model,
+      baseUrl: a.baseUrl,
+      apiKey: a.apiKey,
+      maxTurns: a.maxTurns,
+      compact: a.compact,
+      contextWindow: a.contextWindow,
+      thinking: a.thinking,
+      allowPaths: a.allowPaths,
+      yes: a.yes,
+      approve: a.approve,
+      tools: a.enabledTools,
+      bashTimeout: a.bashTimeout,
+      mcpConfig: a.mcpConfig,
+      contextFiles: a.contextFiles,
+      trustWorkspace: a.trustWorkspace,
+      maxCost: a.maxCost,
+    },
+    place.home,
+  );
   for (const w of resolved.warnings ?? []) io.stderr.write(`mini-agent: warning: ${w}\n`);
   // The extensions' rows too: each context file with its path and size, skills, templates, MCP servers (not started).
   const extensions = await AgentExtensions.load({ cwd: place.cwd, home: place.home, env: io.env, config: resolved.config, trusted: resolved.trust?.trusted === true });
   for (const w of extensions.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);
   // Every value once more through the redactor: a base URL with a password, a key pasted where it does not belong.
-  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place)), io.env), ...extensions.rows()].map((r) => (typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r));
+  const rows = [...showConfig(await showConfigWindow(resolved, sessionEntriesFor(a.session, place)), io.env), ...extensions.rows()].map((r) =>
+    typeof r.value === 'string' ? { ...r, value: redactSecrets(r.value, [resolved.config.apiKey]) } : r,
+  );
   if (args.json) {
     io.stdout.write(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])), null, 2) + '\n');
   } else {

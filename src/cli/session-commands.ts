@@ -42,29 +42,17 @@ export function sessionsCommand(args: { all: boolean; json: boolean }, io: CliIo
 export function exposureWarning(home: string, folders: readonly string[], files: readonly string[]): string | undefined {
   const all = [...folders, ...files];
   if (all.length === 0) return undefined;
-  const what = [
-    files.length > 0 ? `${files.length} session ${files.length === 1 ? 'file' : 'files'}` : '',
-    folders.length > 0 ? `${folders.length} ${folders.length === 1 ? 'folder' : 'folders'}` : '',
-  ].filter(Boolean);
+  const what = [files.length > 0 ? `${files.length} session ${files.length === 1 ? 'file' : 'files'}` : '', folders.length > 0 ? `${folders.length} ${folders.length === 1 ? 'folder' : 'folders'}` : ''].filter(Boolean);
   const named = all.slice(0, 3).join(', ') + (all.length > 3 ? `, and ${all.length - 3} more` : '');
   return `${what.join(' and ')} can be read by other users (${named}); fix with: chmod -R go-rwx ${home}`;
 }
 
 export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boolean): string {
   const head = ['ID', 'NAME', 'LAST USED', 'ENTRIES', 'BRANCHES', ...(withCwd ? ['WORKSPACE'] : []), 'FIRST MESSAGE'];
-  const table = rows.map((r) => [
-    r.id.slice(0, 8),
-    r.name ?? '',
-    r.lastUsed.slice(0, 16).replace('T', ' '),
-    String(r.entries),
-    String(r.branches),
-    ...(withCwd ? [r.cwd] : []),
-    JSON.stringify(preview(r.firstUserMessage ?? '', 60)),
-  ]);
+  const table = rows.map((r) => [r.id.slice(0, 8), r.name ?? '', r.lastUsed.slice(0, 16).replace('T', ' '), String(r.entries), String(r.branches), ...(withCwd ? [r.cwd] : []), JSON.stringify(preview(r.firstUserMessage ?? '', 60))]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
   const numeric = new Set([3, 4]);
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ') + '\n';
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ') + '\n';
   return line(head) + table.map(line).join('');
 }
 

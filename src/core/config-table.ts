@@ -74,21 +74,21 @@ const Names = Type.Array(Type.String({ pattern: '\\S' }));
 /** One of a list of strings; the message names them in this order. */
 const OneOf = <L extends readonly string[]>(values: L): TUnsafe<L[number]> => Unsafe<L[number]>({ type: 'string', enum: [...values] });
 /** An object of any keys, each value of `schema`; `description` says what the keys and values are. */
-const RecordOf = <S extends TSchema>(schema: S, description: string): TUnsafe<Record<string, Static<S>>> =>
-  Unsafe<Record<string, Static<S>>>({ type: 'object', description, patternProperties: { '^.*$': schema } });
+const RecordOf = <S extends TSchema>(schema: S, description: string): TUnsafe<Record<string, Static<S>>> => Unsafe<Record<string, Static<S>>>({ type: 'object', description, patternProperties: { '^.*$': schema } });
 const Price = Type.Number({ minimum: 0, description: 'US$ per million tokens' });
 
 /** A model's settings over the model table's (`models.<id>`). */
-export const ModelOverrideSchema = Type.Object({
-  contextWindow: Type.Optional(Positive),
-  maxOutputTokens: Type.Optional(Positive),
-  /** `title` names what an unknown key is not (the check's message). */
-  pricing: Type.Optional(
-    Type.Object({ input: Type.Optional(Price), output: Type.Optional(Price), cacheRead: Type.Optional(Price), cacheWrite: Type.Optional(Price) }, { title: 'price', additionalProperties: false }),
-  ),
-  /** The model takes images (the table's word, or false for a model it does not know). */
-  images: Type.Optional(Bool),
-}, { additionalProperties: false });
+export const ModelOverrideSchema = Type.Object(
+  {
+    contextWindow: Type.Optional(Positive),
+    maxOutputTokens: Type.Optional(Positive),
+    /** `title` names what an unknown key is not (the check's message). */
+    pricing: Type.Optional(Type.Object({ input: Type.Optional(Price), output: Type.Optional(Price), cacheRead: Type.Optional(Price), cacheWrite: Type.Optional(Price) }, { title: 'price', additionalProperties: false })),
+    /** The model takes images (the table's word, or false for a model it does not know). */
+    images: Type.Optional(Bool),
+  },
+  { additionalProperties: false },
+);
 export type ModelOverride = Static<typeof ModelOverrideSchema>;
 
 const COMPACTION: ProjectRule = { ...narrowing('when and how much to compact'), group: true };
@@ -126,13 +126,13 @@ export const CONFIG_TABLE = {
     schema: Str,
     defaultText: "the provider's env var",
     flag: '--api-key KEY',
-    flagHelp: "the API key (default: {default}, e.g. OPENAI_API_KEY)",
+    flagHelp: 'the API key (default: {default}, e.g. OPENAI_API_KEY)',
     envText: "the provider's: OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY",
     help: 'the API key (keep the file private: chmod 600)',
     project: widening('a credential'),
   }),
   maxTurns: key({ schema: Positive, default: 50, flag: '--max-turns N', flagHelp: 'stop after N model turns (default {default})', help: 'model turns per run before it stops (exit 3)', project: LIMIT }),
-  timeoutMs: key({ schema: Positive, default: 600_000, help: 'the timeout of one model request, in ms (the SDK\'s; the retry layer decides what follows)', project: LIMIT }),
+  timeoutMs: key({ schema: Positive, default: 600_000, help: "the timeout of one model request, in ms (the SDK's; the retry layer decides what follows)", project: LIMIT }),
   idleTimeoutMs: key({ schema: Positive, default: 300_000, help: 'how long a model stream may send nothing before it is dropped (and retried), in ms', project: LIMIT }),
   'retry.maxRetries': key({ schema: WholeAtLeast(0), default: 4, help: 'retries of a failed model request', project: LIMIT }),
   'retry.baseDelayMs': key({ schema: WholeAtLeast(0), default: 1000, help: 'the first backoff ceiling, in ms (doubled each retry; the wait is random below it)', project: narrowing('retry pacing') }),
@@ -140,10 +140,17 @@ export const CONFIG_TABLE = {
   models: key({
     schema: RecordOf(ModelOverrideSchema, 'model id → settings'),
     defaultText: 'the model table',
-    help: "per model id: `contextWindow`, `maxOutputTokens`, `pricing` (`input`, `output`, `cacheRead`, `cacheWrite`, US$ per million tokens), `images`",
+    help: 'per model id: `contextWindow`, `maxOutputTokens`, `pricing` (`input`, `output`, `cacheRead`, `cacheWrite`, US$ per million tokens), `images`',
     project: narrowing("a model's window, output cap, prices and whether it takes images"),
   }),
-  'compaction.enabled': key({ schema: Bool, default: true, flag: '--no-compact', flagHelp: 'never compact automatically (not even when the context overflows)', help: 'automatic compaction (every path, overflow included)', project: COMPACTION }),
+  'compaction.enabled': key({
+    schema: Bool,
+    default: true,
+    flag: '--no-compact',
+    flagHelp: 'never compact automatically (not even when the context overflows)',
+    help: 'automatic compaction (every path, overflow included)',
+    project: COMPACTION,
+  }),
   'compaction.reserveTokens': key({ schema: WholeAtLeast(1), defaultText: '25% of the window, at most 16,384', help: 'tokens kept free for the answer: compaction starts when fewer are left', project: COMPACTION }),
   'compaction.keepRecentTokens': key({ schema: WholeAtLeast(1), defaultText: '40% of the window, at most 20,000', help: 'tokens of recent conversation kept as they are', project: COMPACTION }),
   'bash.timeoutSeconds': key({
@@ -166,7 +173,7 @@ export const CONFIG_TABLE = {
   'bash.network': key({ schema: Bool, default: false, help: 'sandboxed commands reach the network', project: stricter('true lets sandboxed commands reach the network', [true, false]) }),
   'permissions.allow': key({ schema: Names, defaultText: 'none', help: 'rules `TOOL` or `TOOL(PATTERN)` approved without asking (adds up)', project: widening('approves calls without asking') }),
   'permissions.ask': key({ schema: Names, defaultText: 'none', help: 'rules asked about (adds up)', project: narrowing('asks before more calls') }),
-  'permissions.deny': key({ schema: Names, defaultText: 'none', help: 'rules refused (adds up: a project cannot drop a user\'s deny rule)', project: narrowing('refuses more calls') }),
+  'permissions.deny': key({ schema: Names, defaultText: 'none', help: "rules refused (adds up: a project cannot drop a user's deny rule)", project: narrowing('refuses more calls') }),
   hooks: key({ schema: Names, defaultText: 'none', help: "ES modules with tool hooks (relative: to the config file's folder)", project: widening('runs code from the repository') }),
   allowPaths: key({
     schema: Names,

@@ -39,10 +39,7 @@ export type EventListener = (event: AgentEvent) => void;
 
 /** Makes the emit function of one run: it stamps seq, version and time, then hands the event to every listener. */
 /** A listener that throws cannot break the run: its error goes to `onListenerError`. */
-export function createEmitter(
-  listeners: readonly EventListener[],
-  opts: { now?: () => number; onListenerError?: (err: unknown, event: AgentEvent) => void } = {},
-): (body: EventBody) => AgentEvent {
+export function createEmitter(listeners: readonly EventListener[], opts: { now?: () => number; onListenerError?: (err: unknown, event: AgentEvent) => void } = {}): (body: EventBody) => AgentEvent {
   const now = opts.now ?? Date.now;
   let seq = 0;
   return (body) => {

@@ -111,7 +111,7 @@ export const ModelErrorSchema = Type.Object({
   /** On a `context_overflow`: the model's window, when the provider's error states it. */
   contextWindow: Type.Optional(Type.Number({ description: 'context_overflow: the window the provider stated (additive in 3)' })),
   /** On a `context_overflow`: the rejected request's input tokens, when the provider's error states them. */
-  requestTokens: Type.Optional(Type.Number({ description: 'context_overflow: the rejected request\'s input tokens, as the provider counted them (additive in 3)' })),
+  requestTokens: Type.Optional(Type.Number({ description: "context_overflow: the rejected request's input tokens, as the provider counted them (additive in 3)" })),
 });
 
 /** A message sent while a run is in progress: a steer (after the current tool batch) or a follow-up (when the run would end). */

@@ -16,20 +16,7 @@ import { describeGeneric } from '../tools/tool-describe.js';
 import type { McpServerSpec } from './mcp-config.js';
 import { ChildStdioTransport } from './mcp-stdio.js';
 import { fitOutputImages } from '../tools/image-fit.js';
-import {
-  describeExit,
-  describeTransport,
-  formatSeconds,
-  mcpResultToOutput,
-  mcpToolDescription,
-  mcpToolNames,
-  mcpToolParameters,
-  mcpToolRisk,
-  mcpToolTokens,
-  serverEnv,
-  type McpCallResult,
-  type McpListedTool,
-} from './mcp-tools.js';
+import { describeExit, describeTransport, formatSeconds, mcpResultToOutput, mcpToolDescription, mcpToolNames, mcpToolParameters, mcpToolRisk, mcpToolTokens, serverEnv, type McpCallResult, type McpListedTool } from './mcp-tools.js';
 import { callAsTask, CONNECTION_CLOSED, errorText, listAll, REQUEST_TIMEOUT, startFailure } from './mcp-requests.js';
 
 export type McpServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'exited' | 'untrusted' | 'disabled';
@@ -93,11 +80,11 @@ interface Sdk {
 let sdkLoading: Promise<Sdk> | undefined;
 function loadSdk(): Promise<Sdk> {
   if (!sdkLoading) {
-    sdkLoading = Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/shared/stdio.js'),
-    ]).then(([c, h, framing]) => ({ Client: c.Client, StreamableHTTPClientTransport: h.StreamableHTTPClientTransport, framing }));
+    sdkLoading = Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/shared/stdio.js')]).then(([c, h, framing]) => ({
+      Client: c.Client,
+      StreamableHTTPClientTransport: h.StreamableHTTPClientTransport,
+      framing,
+    }));
     sdkLoading.catch(() => (sdkLoading = undefined));
   }
   return sdkLoading;
@@ -283,7 +270,10 @@ export class McpManager {
   }
 
   private apply(e: Entry, listed: McpListedTool[]): void {
-    const names = mcpToolNames(e.spec.name, listed.map((t) => t.name));
+    const names = mcpToolNames(
+      e.spec.name,
+      listed.map((t) => t.name),
+    );
     e.tools = listed.map((tool, i) => {
       const taskRequired = tool.execution?.taskSupport === 'required';
       const { risk, basis } = mcpToolRisk(tool, e.spec);

@@ -13,9 +13,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { isPlainObject, UsageError } from '../core/types.js';
 import type { ToolRisk } from '../tools/tool.js';
 
-export type McpTransportSpec =
-  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: 'http'; url: string; headers: Record<string, string> };
+export type McpTransportSpec = { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string } | { type: 'http'; url: string; headers: Record<string, string> };
 
 /**
  * The transport's text as the config file wrote it, `${VAR}` references unexpanded: what listings
@@ -87,9 +85,7 @@ export function mergeMcpServers(layers: readonly (readonly McpServerSpec[])[]): 
 function parseServer(name: string, entry: unknown, opts: ParseOptions): McpServerSpec {
   const where = `${opts.source}: mcpServers.${name}`;
   if (!SERVER_NAME_PATTERN.test(name) || name.includes('__')) {
-    throw new UsageError(
-      `${opts.source}: mcpServers has a server named ${JSON.stringify(name)}; a name may use only letters, digits, "_" and "-", and not "__" (it separates the server from the tool in tool names)`,
-    );
+    throw new UsageError(`${opts.source}: mcpServers has a server named ${JSON.stringify(name)}; a name may use only letters, digits, "_" and "-", and not "__" (it separates the server from the tool in tool names)`);
   }
   if (!isPlainObject(entry)) throw new UsageError(`${where} must be an object: {"command", "args", "env"} or {"url", "headers"}`);
   const key = (k: string) => `${where}.${k}`;

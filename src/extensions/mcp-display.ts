@@ -11,7 +11,9 @@ import type { McpShownText, McpTransportSpec } from './mcp-config.js';
  */
 export function describeTransport(t: McpTransportSpec, shown: McpShownText = {}): string {
   if (t.type === 'stdio') {
-    const line = `stdio: ${shownArgs([shown.command ?? t.command, ...(shown.args ?? t.args)]).map(quoteArg).join(' ')}`;
+    const line = `stdio: ${shownArgs([shown.command ?? t.command, ...(shown.args ?? t.args)])
+      .map(quoteArg)
+      .join(' ')}`;
     return line + shownPairs('env', shown.env ?? t.env, '=');
   }
   return `http: ${shownUrl(shown.url ?? t.url)}${shownPairs('headers', shown.headers ?? t.headers, ': ')}`;

@@ -80,7 +80,9 @@ export class ChildStdioTransport implements Transport {
   /** The last lines the server wrote to stderr (at most 20), without the secrets it was given or anything shaped like a key. */
   stderrTail(): string[] {
     const lines = this.partial ? [...this.lines, this.partial].slice(-STDERR_LINES) : [...this.lines];
-    const given = Object.entries(this.params.env).filter(([name]) => isSecretName(name)).map(([, value]) => value);
+    const given = Object.entries(this.params.env)
+      .filter(([name]) => isSecretName(name))
+      .map(([, value]) => value);
     return lines.map((line) => redactSecrets(line, given));
   }
 
@@ -132,7 +134,7 @@ export class ChildStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || !stdin.writable || this.exited) return Promise.reject(new Error('the server process is not running'));
+    if (!stdin?.writable || this.exited) return Promise.reject(new Error('the server process is not running'));
     return new Promise((resolve, reject) => {
       const ok = stdin.write(this.framing.serializeMessage(message), (err) => {
         // EPIPE: the process is going away. Fail once its exit status and stderr are in, so the

@@ -197,9 +197,29 @@ export function describeExit(exit: { code: number | null; signal: string | null 
  * `${VAR}` takes it from ours).
  */
 export const INHERITED_ENV: readonly string[] = [
-  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL', 'LC_CTYPE',
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'TMPDIR',
+  'TZ',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
   // Windows
-  'APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES',
+  'APPDATA',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'LOCALAPPDATA',
+  'PROCESSOR_ARCHITECTURE',
+  'SYSTEMDRIVE',
+  'SYSTEMROOT',
+  'TEMP',
+  'USERNAME',
+  'USERPROFILE',
+  'PROGRAMFILES',
 ];
 
 /** A stdio server's environment: the inherited variables of ours (`parentEnv`), then the server's own. */

@@ -66,7 +66,9 @@ export function findTemplateCall(line: string, templates: readonly PromptTemplat
 async function readFolder(dir: string, source: PromptTemplate['source'], warnings: string[]): Promise<PromptTemplate[]> {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`prompt templates in ${dir} were not read: ${(err as Error).message}`);
     return [];

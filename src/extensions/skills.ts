@@ -117,9 +117,7 @@ export function skillsSection(skills: readonly Skill[], opts: { cwd: string; inC
   const lines = skills.map((s) => {
     const description = s.description.replace(/\s+/g, ' ');
     const where = `path: ${skillPath(s, opts.cwd)}`;
-    return opts.inConversation.has(s.name)
-      ? `- ${s.name}: ${description} (${where}; already loaded: its instructions are already in the conversation; do not read it again)`
-      : `- ${s.name}: ${description} (${where})`;
+    return opts.inConversation.has(s.name) ? `- ${s.name}: ${description} (${where}; already loaded: its instructions are already in the conversation; do not read it again)` : `- ${s.name}: ${description} (${where})`;
   });
   return [
     '# Skills',

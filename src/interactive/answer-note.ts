@@ -38,6 +38,14 @@ export function settledLines(e: Extract<AgentEvent, { type: 'run_settled' }>, wi
 /** The status line after a run (model, tokens, cost, context, session), wrapped, and a blank line. */
 export function settledStatusLines(e: Extract<AgentEvent, { type: 'run_settled' }>, st: AgentState, width: number, p: Paint): string[] {
   const u = e.usage;
-  const facts = { model: `${st.model.provider}/${st.model.id}`, input: u.input + u.cacheRead, output: u.output, cost: u.cost, costUnknown: u.costUnknown, contextFraction: st.context.fraction, session: st.session.name ?? st.session.id.slice(0, 8) };
+  const facts = {
+    model: `${st.model.provider}/${st.model.id}`,
+    input: u.input + u.cacheRead,
+    output: u.output,
+    cost: u.cost,
+    costUnknown: u.costUnknown,
+    contextFraction: st.context.fraction,
+    session: st.session.name ?? st.session.id.slice(0, 8),
+  };
   return [...wrapText(statusLine(facts, paint(false)), width, { style: p.dim }), ''];
 }

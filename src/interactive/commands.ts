@@ -106,7 +106,7 @@ const COMMANDS: Command[] = [
     names: ['resume'],
     arg: 'session',
     usage: '/resume [SESSION]',
-    help: 'switch to a session (id, prefix or name); alone, a picker of this workspace\'s sessions',
+    help: "switch to a session (id, prefix or name); alone, a picker of this workspace's sessions",
     run: (ctx, arg) => {
       if (arg === '') return ctx.open(sessionPicker(summarizeAll(listSessionFiles(sessionsDir(ctx.agent.cwd, ctx.env))), ctx.agent.session.id, ctx.run));
       const s = ctx.agent.switchSession({ resume: arg });
@@ -119,7 +119,12 @@ const COMMANDS: Command[] = [
     usage: '/tree [print]',
     help: 'the session tree to move in (* the active path): Enter branches, l labels; /tree print prints it',
     run: (ctx, arg) => {
-      if (arg === 'print') return ctx.print(clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30))).trimEnd().split('\n'));
+      if (arg === 'print')
+        return ctx.print(
+          clean(ctx.agent.session.treeText(Math.max(30, ctx.width - 30)))
+            .trimEnd()
+            .split('\n'),
+        );
       if (arg !== '') throw new CommandError('usage: /tree [print]');
       ctx.open(treePicker(() => ctx.agent.session.tree(), ctx.run));
     },
@@ -275,8 +280,7 @@ const COMMANDS: Command[] = [
     run: (ctx, arg) => {
       const queue = ctx.agent.queue();
       if (queue.length === 0) throw new CommandError('nothing is queued');
-      const chosen =
-        arg === 'all' ? queue : arg === '' ? [queue[queue.length - 1]] : /^\d+$/.test(arg) && Number(arg) >= 1 && Number(arg) <= queue.length ? [queue[Number(arg) - 1]] : queue.filter((i) => i.id.startsWith(arg));
+      const chosen = arg === 'all' ? queue : arg === '' ? [queue[queue.length - 1]] : /^\d+$/.test(arg) && Number(arg) >= 1 && Number(arg) <= queue.length ? [queue[Number(arg) - 1]] : queue.filter((i) => i.id.startsWith(arg));
       if (chosen.length === 0) throw new CommandError(`no queued message ${arg}: the queue holds 1 to ${queue.length}`);
       if (chosen.length > 1 && arg !== 'all') throw new CommandError(`${arg} names ${chosen.length} queued messages; give more of the id`);
       const done = chosen.filter((i) => ctx.agent.cancel(i.id));
@@ -291,7 +295,11 @@ const COMMANDS: Command[] = [
     run: (ctx) => {
       const events = ctx.lastRun();
       if (events.length === 0) throw new CommandError('no run yet in this session');
-      ctx.print(clean(formatTrace(events, { width: Math.max(40, ctx.width - 4) })).trimEnd().split('\n'));
+      ctx.print(
+        clean(formatTrace(events, { width: Math.max(40, ctx.width - 4) }))
+          .trimEnd()
+          .split('\n'),
+      );
     },
   },
 ];

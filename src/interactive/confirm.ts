@@ -107,9 +107,19 @@ export class ApprovalQuestion {
     const name = key.name === 'text' ? key.text : key.name;
     const page = this.pageRows;
     const moves: Record<string, (top: number) => number> = {
-      up: (t) => t - 1, k: (t) => t - 1, down: (t) => t + 1, j: (t) => t + 1, enter: (t) => t + 1,
-      pageup: (t) => t - page, b: (t) => t - page, pagedown: (t) => t + page, ' ': (t) => t + page,
-      home: () => 0, g: () => 0, end: () => Number.MAX_SAFE_INTEGER, G: () => Number.MAX_SAFE_INTEGER,
+      up: (t) => t - 1,
+      k: (t) => t - 1,
+      down: (t) => t + 1,
+      j: (t) => t + 1,
+      enter: (t) => t + 1,
+      pageup: (t) => t - page,
+      b: (t) => t - page,
+      pagedown: (t) => t + page,
+      ' ': (t) => t + page,
+      home: () => 0,
+      g: () => 0,
+      end: () => Number.MAX_SAFE_INTEGER,
+      G: () => Number.MAX_SAFE_INTEGER,
     };
     if (name === 'q' || name === 'escape') this.view = 'question';
     else if (Object.hasOwn(moves, name)) this.pagerTop = Math.max(0, moves[name](this.pagerTop)); // the frame clamps the end

@@ -139,7 +139,8 @@ export class Conversation {
   private async submit(text: string): Promise<void> {
     if (text.trim() === '') return;
     const command = shellCommandOf(text);
-    if (command !== undefined) return runShellLine(command, { agent: this.agent, p: this.p, width: () => this.screen.width, now: this.now, print: (l) => this.screen.print(l), setRun: (r) => (this.shellRun = r), redraw: () => this.redraw() });
+    if (command !== undefined)
+      return runShellLine(command, { agent: this.agent, p: this.p, width: () => this.screen.width, now: this.now, print: (l) => this.screen.print(l), setRun: (r) => (this.shellRun = r), redraw: () => this.redraw() });
     if (isCommand(text)) await this.agent.reloadPromptTemplates().catch(() => undefined); // a template added since start-up is found
     const template = isCommand(text) ? (this.agent.expandSkill(text) ?? this.agent.expandPromptTemplate(text)) : undefined;
     if (template) {
@@ -158,7 +159,8 @@ export class Conversation {
         lastRun: () => this.lastRun,
         switched: () => this.replay(),
         toggleReasoning: () => this.screen.print(this.reasoning.toggle(this.screen.width)),
-        open: (overlay) => this.overlay.open(overlay), run: (line) => this.submit(line).then(() => this.redraw()),
+        open: (overlay) => this.overlay.open(overlay),
+        run: (line) => this.submit(line).then(() => this.redraw()),
       }).catch((err: unknown) => this.screen.print(wrapText(err instanceof CommandError ? err.message : String(err), this.screen.width, { indent: '  ', style: this.p.red })));
       this.redraw();
       return;

@@ -51,7 +51,9 @@ export function firstStartText(facts: { provider: string; keyed: ReadonlyArray<{
   const out: string[][] = [[`Welcome to mini-agent. ${provider} needs an API key${env ? ` (${env})` : ''}, and none is set.`]];
   out.push([keyed.length > 0 ? `Keys set: ${keyed.map((k) => `${k.envVar} (${k.provider})`).join(', ')}.` : `No provider key is set (${keyVariables().join(', ')}).`]);
   if (ollama.running) {
-    out.push(ollama.models.length > 0 ? [`Ollama runs at ${ollama.url} with ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}.`] : [`Ollama runs at ${ollama.url} but has no models yet; pull one:`, 'ollama pull qwen3:8b']);
+    out.push(
+      ollama.models.length > 0 ? [`Ollama runs at ${ollama.url} with ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}.`] : [`Ollama runs at ${ollama.url} but has no models yet; pull one:`, 'ollama pull qwen3:8b'],
+    );
   } else {
     out.push([`Ollama is not running at ${ollama.url} (${ollama.reason}). It needs no key: install it from ollama.com, then:`, 'ollama pull qwen3:8b']);
   }

@@ -8,9 +8,33 @@ type Chars<S extends string> = S extends `${infer C}${infer Rest}` ? C | Chars<R
 export type Letter = Chars<'abcdefghijklmnopqrstuvwxyz'>;
 export type CharName = Letter | Chars<'0123456789'> | Chars<'`~!@#$%^&*()-_=+[]{}\\|;:\'",.<>/?'>;
 export type SpecialKeyName =
-  | 'enter' | 'tab' | 'backspace' | 'delete' | 'insert' | 'escape' | 'space'
-  | 'up' | 'down' | 'left' | 'right' | 'home' | 'end' | 'pageup' | 'pagedown'
-  | 'f1' | 'f2' | 'f3' | 'f4' | 'f5' | 'f6' | 'f7' | 'f8' | 'f9' | 'f10' | 'f11' | 'f12';
+  | 'enter'
+  | 'tab'
+  | 'backspace'
+  | 'delete'
+  | 'insert'
+  | 'escape'
+  | 'space'
+  | 'up'
+  | 'down'
+  | 'left'
+  | 'right'
+  | 'home'
+  | 'end'
+  | 'pageup'
+  | 'pagedown'
+  | 'f1'
+  | 'f2'
+  | 'f3'
+  | 'f4'
+  | 'f5'
+  | 'f6'
+  | 'f7'
+  | 'f8'
+  | 'f9'
+  | 'f10'
+  | 'f11'
+  | 'f12';
 
 /** A key with its modifiers. Ctrl+A is `{ name: 'a', ctrl: true }`; Alt+Shift+F is `{ name: 'f', alt: true, shift: true }`. */
 export interface NamedKey {
@@ -54,8 +78,26 @@ function modifiers(param: number | undefined): Mods {
 const CSI_LETTER: Record<string, SpecialKeyName> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'f1', Q: 'f2', R: 'f3', S: 'f4' };
 const RXVT_ARROW: Record<string, SpecialKeyName> = { a: 'up', b: 'down', c: 'right', d: 'left' };
 const TILDE: Record<number, SpecialKeyName> = {
-  1: 'home', 2: 'insert', 3: 'delete', 4: 'end', 5: 'pageup', 6: 'pagedown', 7: 'home', 8: 'end',
-  11: 'f1', 12: 'f2', 13: 'f3', 14: 'f4', 15: 'f5', 17: 'f6', 18: 'f7', 19: 'f8', 20: 'f9', 21: 'f10', 23: 'f11', 24: 'f12',
+  1: 'home',
+  2: 'insert',
+  3: 'delete',
+  4: 'end',
+  5: 'pageup',
+  6: 'pagedown',
+  7: 'home',
+  8: 'end',
+  11: 'f1',
+  12: 'f2',
+  13: 'f3',
+  14: 'f4',
+  15: 'f5',
+  17: 'f6',
+  18: 'f7',
+  19: 'f8',
+  20: 'f9',
+  21: 'f10',
+  23: 'f11',
+  24: 'f12',
 };
 /** SS3 finals in the application keypad mode that stand for characters. */
 const KEYPAD_TEXT: Record<string, string> = { j: '*', k: '+', l: ',', m: '-', n: '.', o: '/', X: '=', p: '0', q: '1', r: '2', s: '3', t: '4', u: '5', v: '6', w: '7', x: '8', y: '9' };

@@ -100,10 +100,7 @@ function list(t: Tokens.List, width: number, opts: BlockOptions, depth: number):
   const rows: Row[] = [];
   t.items.forEach((item, i) => {
     if (i > 0 && t.loose) rows.push([]);
-    const marker: Span[] = [
-      t.ordered ? { text: numbers[i].padStart(numberWidth), style: BULLET_STYLE } : { text: BULLETS[depth % BULLETS.length], style: BULLET_STYLE },
-      { text: ' ', style: '' },
-    ];
+    const marker: Span[] = [t.ordered ? { text: numbers[i].padStart(numberWidth), style: BULLET_STYLE } : { text: BULLETS[depth % BULLETS.length], style: BULLET_STYLE }, { text: ' ', style: '' }];
     if (item.task) marker.push(item.checked ? { text: '[x]', style: '32' } : { text: '[ ]', style: FRAME }, { text: ' ', style: '' });
     const layout = opts.items && `${width} ${depth} ${item.loose} ${marker.map((m) => m.text).join('')}`;
     const known = layout === undefined ? undefined : opts.items!.get(item.raw);
@@ -192,7 +189,13 @@ function tableAsRecords(header: Span[][], body: Span[][][], width: number): Row[
     if (k > 0) rows.push([{ text: '─'.repeat(width), style: FRAME }]);
     header.forEach((h, i) => rows.push(...wrapSpans([...h, { text: ': ', style: '1' }, ...(r[i] ?? [])], width)));
   });
-  if (body.length === 0) rows.push(...wrapSpans(header.flatMap((h, i) => (i ? [{ text: ' · ', style: FRAME }, ...h] : h)), width));
+  if (body.length === 0)
+    rows.push(
+      ...wrapSpans(
+        header.flatMap((h, i) => (i ? [{ text: ' · ', style: FRAME }, ...h] : h)),
+        width,
+      ),
+    );
   return rows;
 }
 

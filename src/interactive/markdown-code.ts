@@ -27,7 +27,10 @@ export interface Fence {
 export function fenceOf(line: string): Fence | undefined {
   const m = FENCE_OPEN.exec(line);
   if (!m || (m[2][0] === '`' && m[3].includes('`'))) return undefined;
-  const info = m[3].trim().split(/\s+/)[0].replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  const info = m[3]
+    .trim()
+    .split(/\s+/)[0]
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
   return { indent: m[1].length, fence: m[2], lang: info || undefined };
 }
 

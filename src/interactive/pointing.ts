@@ -71,8 +71,24 @@ export class Pointing {
       return wrapPlain(shown, width).map((l) => p.dim(l));
     }
     if (this.selected >= open.items.length) this.selected = 0;
-    if (open.kind === 'files') return listLines(open.items.map((f) => ({ label: clean(f) })), this.selected, width, p, undefined, `no file matches "${clean(open.query)}"`);
-    return listLines(open.items.map((c) => ({ label: '/' + c.name, note: clean(c.help) })), this.selected, width, p, undefined, 'no command matches', 'Tab complete · ↑↓ move, then Enter · Esc close');
+    if (open.kind === 'files')
+      return listLines(
+        open.items.map((f) => ({ label: clean(f) })),
+        this.selected,
+        width,
+        p,
+        undefined,
+        `no file matches "${clean(open.query)}"`,
+      );
+    return listLines(
+      open.items.map((c) => ({ label: '/' + c.name, note: clean(c.help) })),
+      this.selected,
+      width,
+      p,
+      undefined,
+      'no command matches',
+      'Tab complete · ↑↓ move, then Enter · Esc close',
+    );
   }
 
   /** The list open for the editor's state, if any. */

@@ -121,7 +121,10 @@ class TreeOverlay implements Overlay {
       title: `Session tree (${this.tree.entries.length} entries, * the active path)`,
       filter: false,
       hint: '↑↓ PgUp PgDn move · Enter branch here · l label · → ← open/close a fold · Esc close',
-      initial: Math.max(0, items.findIndex((i) => i.id === this.tree.leafId)),
+      initial: Math.max(
+        0,
+        items.findIndex((i) => i.id === this.tree.leafId),
+      ),
       preview: (item) => this.preview(item),
     });
   }

@@ -88,6 +88,7 @@ class AnthropicAdapter extends SdkAdapter<AnthropicClient, AnthropicAdapterDeps>
 function toModelError(err: unknown, cfg: AdapterConfig, signal: AbortSignal | undefined, invalidFrame: string | undefined): ModelError {
   const { provider } = cfg;
   const secrets = [cfg.apiKey];
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's error body, any shape; its fields are checked before use
   const e = err as { status?: unknown; error?: any; type?: unknown } | null;
   if (!signal?.aborted && err instanceof Error && e && e.status === undefined && e.error != null) {
     const body = e.error;

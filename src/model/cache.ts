@@ -50,12 +50,5 @@ export function cacheWritePrice(pricing: Pricing, retention: CacheRetention | un
 export function cachedCost(usage: Omit<Usage, 'cost'>, pricing: Pricing, retention: CacheRetention | undefined, oneHourWrites?: number): number {
   const longWrites = Math.min(usage.cacheWrite, oneHourWrites ?? (retention === '1h' ? usage.cacheWrite : 0));
   const shortWrites = usage.cacheWrite - longWrites;
-  return (
-    (usage.input * pricing.input +
-      usage.output * pricing.output +
-      usage.cacheRead * pricing.cacheRead +
-      shortWrites * pricing.cacheWrite +
-      longWrites * cacheWritePrice(pricing, '1h')) /
-    1_000_000
-  );
+  return (usage.input * pricing.input + usage.output * pricing.output + usage.cacheRead * pricing.cacheRead + shortWrites * pricing.cacheWrite + longWrites * cacheWritePrice(pricing, '1h')) / 1_000_000;
 }

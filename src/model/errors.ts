@@ -83,18 +83,33 @@ export function cleanErrorText(text: string, max = 300, secrets: readonly (strin
 }
 
 const NETWORK_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 /** `err` and its causes, innermost last (five at most: a cycle of causes must not hang us). */
+// biome-ignore lint/suspicious/noExplicitAny: a cause chain is whatever errors libraries throw; the readers check each field
 function* causeChain(err: unknown): Generator<any> {
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) yield e;
 }
 
 /** The message of the innermost cause that has one (a refused connection, a certificate the TLS check rejected). */
 function rootCauseMessage(err: unknown): string | undefined {
   let found: string | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   for (const e of causeChain((err as any)?.cause)) if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed') found = e.message;
   return found;
 }
@@ -161,12 +176,10 @@ function invalidResponse(provider: string, why: string, frame: string | undefine
  * Turns anything an SDK or fetch threw into a ModelError. `provider` prefixes the message;
  * `secrets` (the key in use) never appear in it, nor anything shaped like a key.
  */
-export function classifyError(
-  err: unknown,
-  opts: { provider: string; signal?: AbortSignal; now?: number; invalidFrame?: string; secrets?: readonly (string | undefined)[] },
-): ModelError {
+export function classifyError(err: unknown, opts: { provider: string; signal?: AbortSignal; now?: number; invalidFrame?: string; secrets?: readonly (string | undefined)[] }): ModelError {
   const secrets = opts.secrets ?? [];
   const clean = (text: string) => cleanErrorText(text, 300, secrets);
+  // biome-ignore lint/suspicious/noExplicitAny: an SDK error of any shape; every field is checked before use
   const e = err as any;
   // Bundlers rename clashing classes (esbuild: `APIError2`, `_APIError`), so compare the bare name.
   const name: string = String(e?.constructor?.name ?? e?.name ?? '').replace(/^_+|\d+$/g, '');
@@ -189,13 +202,16 @@ export function classifyError(
     const kind = kindFromStatus(status, code, type, text);
     const retryAfterMs = parseRetryAfter(e?.headers, opts.now);
     const quota = code === 'insufficient_quota';
-    return withOverflowLimits({
-      kind,
-      message: `${opts.provider} ${status}: ${text || 'no error message'}`,
-      retryable: isRetryableKind(kind) && !quota,
-      status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    }, inner);
+    return withOverflowLimits(
+      {
+        kind,
+        message: `${opts.provider} ${status}: ${text || 'no error message'}`,
+        retryable: isRetryableKind(kind) && !quota,
+        status,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      },
+      inner,
+    );
   }
   // An error the server sent inside a 200 stream (OpenAI: `data: {"error": {...}}`): the SDK throws
   // an APIError with the error object but no status. OpenRouter puts the HTTP status in `code`.
@@ -203,12 +219,15 @@ export function classifyError(
     const numeric = typeof inner?.code === 'number' && inner.code >= 400 && inner.code < 600 ? (inner.code as number) : undefined;
     const text = clean(apiMessage ?? (typeof body === 'string' ? body : rawMessage));
     const kind = numeric !== undefined ? kindFromStatus(numeric, code, type, text) : (kindFromCode(code, type, text) ?? 'server');
-    return withOverflowLimits({
-      kind,
-      message: `${opts.provider}: the stream reported an error: ${type ? `${type}: ` : ''}${text || 'no error message'}`,
-      retryable: isRetryableKind(kind) && code !== 'insufficient_quota',
-      ...(numeric !== undefined ? { status: numeric } : {}),
-    }, inner);
+    return withOverflowLimits(
+      {
+        kind,
+        message: `${opts.provider}: the stream reported an error: ${type ? `${type}: ` : ''}${text || 'no error message'}`,
+        retryable: isRetryableKind(kind) && code !== 'insufficient_quota',
+        ...(numeric !== undefined ? { status: numeric } : {}),
+      },
+      inner,
+    );
   }
   if (name === 'APIConnectionTimeoutError') return modelError('network', `${opts.provider}: the request timed out`);
   // Our transport's body cut off by the connection closing (http-transport.ts).
@@ -236,5 +255,4 @@ export function errorFromStreamEvent(provider: string, type: string | undefined,
   return withOverflowLimits(modelError(kind, `${provider}: ${type ? `${type}: ` : ''}${text}`));
 }
 
-export const INCOMPLETE_STREAM = (provider: string): ModelError =>
-  modelError('network', `${provider}: the stream ended before the response was complete`);
+export const INCOMPLETE_STREAM = (provider: string): ModelError => modelError('network', `${provider}: the stream ended before the response was complete`);

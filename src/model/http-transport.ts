@@ -287,7 +287,11 @@ function validStatusText(text: string | undefined): string {
 
 /** The body as its content-encoding says (gzip, deflate, br), or as it came. */
 function decoded(res: IncomingMessage): Readable {
-  const codings = (res.headers['content-encoding'] ?? '').toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity');
+  const codings = (res.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
   if (codings.length === 0) return res;
   const zlib = builtin<typeof import('node:zlib')>('node:zlib');
   const make: Record<string, (() => NodeJS.ReadWriteStream) | undefined> = {

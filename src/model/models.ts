@@ -58,10 +58,7 @@ export interface ModelInfo {
 export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 128_000, maxOutputTokens: 8_192, images: false, reasoning: 'none' };
 
 type Row = [prefix: string, info: ModelInfo];
-const row = (prefix: string, contextWindow: number, maxOutputTokens: number, pricing: Pricing, images: boolean, reasoning: ReasoningControl): Row => [
-  prefix,
-  { contextWindow, maxOutputTokens, pricing, images, reasoning },
-];
+const row = (prefix: string, contextWindow: number, maxOutputTokens: number, pricing: Pricing, images: boolean, reasoning: ReasoningControl): Row => [prefix, { contextWindow, maxOutputTokens, pricing, images, reasoning }];
 const price = (input: number, output: number, cacheRead: number, cacheWrite = 0): Pricing => ({ input, output, cacheRead, cacheWrite });
 
 /**
@@ -107,10 +104,7 @@ export function modelInfo(model: string): ModelInfo {
 }
 
 export function computeCost(usage: Omit<Usage, 'cost'>, pricing: Pricing): number {
-  return (
-    (usage.input * pricing.input + usage.output * pricing.output + usage.cacheRead * pricing.cacheRead + usage.cacheWrite * pricing.cacheWrite) /
-    1_000_000
-  );
+  return (usage.input * pricing.input + usage.output * pricing.output + usage.cacheRead * pricing.cacheRead + usage.cacheWrite * pricing.cacheWrite) / 1_000_000;
 }
 
 /** What every real adapter is built from (the CLI's config resolves it). */
@@ -130,4 +124,3 @@ export interface AdapterConfig {
   /** false: the model takes no images, and the converters send each one as a text note instead. */
   images?: boolean;
 }
-

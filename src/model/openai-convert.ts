@@ -1,13 +1,6 @@
 // Pure conversions for the OpenAI-compatible adapter: our messages → a Chat Completions
 // request body, and the small mappings used while reading the stream. Types only from the SDK.
-import type {
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-  ChatCompletionContentPart,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam, ChatCompletionContentPart, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { imagesAsNotes } from '../core/image.js';
 import { emptyUsage, type ImageContent, type Message, type StopReason, type Usage } from '../core/types.js';
 import type { ModelRequest } from './adapter.js';
@@ -16,7 +9,6 @@ import { modelInfo, type AdapterConfig } from './models.js';
 import { pricedUsage } from './priced-usage.js';
 import { openaiReasoningEffort } from './thinking.js';
 import { INTERRUPTED_RESULT } from './tool-call.js';
-
 
 /** The body for `client.chat.completions.create`. Pure: no SDK, no I/O. */
 export function toOpenAIRequest(

@@ -231,9 +231,7 @@ export class ChatStreamAccumulator {
   private base(stopReason: StopReason): AssistantMessage {
     // A failure before finish_reason: refusal text that arrived is kept as text.
     if (this.refusalParts.length > 0) this.blocks.push({ type: 'text', parts: this.refusalParts.splice(0) });
-    const content: AssistantMessage['content'] = this.blocks.map((b) =>
-      b.type === 'text' ? { type: 'text', text: b.parts.join('') } : { type: 'thinking', thinking: b.parts.join('') },
-    );
+    const content: AssistantMessage['content'] = this.blocks.map((b) => (b.type === 'text' ? { type: 'text', text: b.parts.join('') } : { type: 'thinking', thinking: b.parts.join('') }));
     // Only finished calls: their arguments are whole. Before finish_reason none is.
     content.push(...this.toolCalls);
     return {

@@ -48,11 +48,7 @@ export function toScriptTurn(message: AssistantMessage, error?: ModelError): Scr
   if (text) turn.text = text;
   const calls = message.content.flatMap((c) => (c.type === 'toolCall' ? [c] : []));
   if (calls.length > 0) {
-    turn.toolCalls = calls.map((c) =>
-      c.argumentsError
-        ? { id: c.id, name: c.name, arguments: {}, rawArguments: c.rawArguments ?? '' }
-        : { id: c.id, name: c.name, arguments: c.arguments },
-    );
+    turn.toolCalls = calls.map((c) => (c.argumentsError ? { id: c.id, name: c.name, arguments: {}, rawArguments: c.rawArguments ?? '' } : { id: c.id, name: c.name, arguments: c.arguments }));
   }
   if (error) {
     turn.error = { kind: error.kind, message: error.message, retryable: error.retryable };

@@ -28,7 +28,16 @@ export interface Script {
 
 /** Every error kind, checked against the type: a kind added to ModelErrorKind must be added here. */
 const ERROR_KINDS = Object.keys({
-  auth: 1, rate_limit: 1, overloaded: 1, server: 1, context_overflow: 1, network: 1, invalid_response: 1, bad_request: 1, aborted: 1, unknown: 1,
+  auth: 1,
+  rate_limit: 1,
+  overloaded: 1,
+  server: 1,
+  context_overflow: 1,
+  network: 1,
+  invalid_response: 1,
+  bad_request: 1,
+  aborted: 1,
+  unknown: 1,
 } satisfies Record<ModelErrorKind, 1>) as ModelErrorKind[];
 const STOP_REASONS: readonly StopReason[] = ['stop', 'toolUse', 'length', 'contentFilter', 'error', 'aborted'];
 const TURN_KEYS = new Set(['text', 'thinking', 'toolCalls', 'error', 'stopReason', 'refusal', 'usage', 'delayMs']);

@@ -32,7 +32,12 @@ EOF on stdin ends mini-agent after the current run settles (exit 0); SIGTERM abo
 function parse(argv: string[]) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { ...AGENT_FLAGS, rpc: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { ...AGENT_FLAGS, rpc: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
   } catch (err) {
     throw new UsageError(cleanParseError((err as Error).message));
   }

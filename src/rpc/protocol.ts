@@ -24,7 +24,7 @@ const ModelInfo = Type.Object({ provider: Str, id: Str });
 const message = { message: Type.String({ minLength: 1, description: 'the text' }) };
 const images = Type.Optional(
   Type.Array(Type.Object({ data: Type.String({ minLength: 1, description: 'the bytes, base64' }), mimeType: lits('image/png', 'image/jpeg', 'image/gif', 'image/webp') }), {
-    description: 'images attached after the text (scaled down when over the providers\' limits)',
+    description: "images attached after the text (scaled down when over the providers' limits)",
   }),
 );
 const entry = { entry: Type.String({ minLength: 1, description: 'an entry id, a unique id prefix, or a label' }) };
@@ -37,12 +37,12 @@ export const COMMANDS = {
     result: Type.Object({ started: Type.Literal(true) }),
   },
   steer: {
-    doc: 'Deliver a message after the current tool batch, before the next model request; with no run in progress it starts one. Images and the @path files its text names are attached as a prompt\'s, read when it is queued.',
+    doc: "Deliver a message after the current tool batch, before the next model request; with no run in progress it starts one. Images and the @path files its text names are attached as a prompt's, read when it is queued.",
     params: { ...message, images },
     result: Type.Object({ item: QueueItemSchema, started: Type.Boolean({ description: 'true when it started a run of its own' }) }),
   },
   follow_up: {
-    doc: 'Deliver a message when the run would otherwise end (a new turn of the same run); with no run in progress it starts one. Attachments as steer\'s.',
+    doc: "Deliver a message when the run would otherwise end (a new turn of the same run); with no run in progress it starts one. Attachments as steer's.",
     params: { ...message, images },
     result: Type.Object({ item: QueueItemSchema, started: Type.Boolean() }),
   },
@@ -174,8 +174,7 @@ export function rpcJsonSchema(): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://mini-agent.dev/schemas/rpc.schema.json',
     title: `mini-agent RPC protocol, version ${RPC_PROTOCOL_VERSION}`,
-    description:
-      'mini-agent --rpc reads one command per line on stdin and writes one JSON object per line on stdout: a response to each command, and the agent events (docs/events.schema.json) in between.',
+    description: 'mini-agent --rpc reads one command per line on stdin and writes one JSON object per line on stdout: a response to each command, and the agent events (docs/events.schema.json) in between.',
     protocolVersion: RPC_PROTOCOL_VERSION,
     $defs: { command: JSON.parse(JSON.stringify(CommandSchema)), response: JSON.parse(JSON.stringify(ResponseSchema)) },
   };

@@ -169,4 +169,3 @@ export function mostRecent(files: readonly string[]): string | undefined {
   }
   return best?.file;
 }
-

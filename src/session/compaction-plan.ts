@@ -59,8 +59,7 @@ const isUserTurnStart = (e: ContentEntry) => (messageKind.is(e) && e.message.rol
  * calls tools (a tool-call unit starts). Never a tool result (it would lose its call), nor an
  * assistant answer without calls (it would lose the question it answers).
  */
-const isValidCut = (e: ContentEntry) =>
-  isUserTurnStart(e) || (messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
+const isValidCut = (e: ContentEntry) => isUserTurnStart(e) || (messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
 
 /** The entries the model sees after the latest compaction: its kept part, then what follows it. */
 export function liveEntries(path: readonly ContentEntry[]): { previous: CompactionEntry | undefined; live: ContentEntry[] } {
@@ -199,7 +198,7 @@ export function serializeMessage(m: Message, limits: SerializeLimits = DEFAULT_S
 export function fitToTokens(text: string, budgetTokens: number): string {
   let fitted = text;
   for (let estimate = estimateTextTokens(fitted); estimate > budgetTokens; estimate = estimateTextTokens(fitted)) {
-    const keep = Math.max(0, Math.floor((fitted.length * budgetTokens) / estimate * 0.9) - 80);
+    const keep = Math.max(0, Math.floor(((fitted.length * budgetTokens) / estimate) * 0.9) - 80);
     fitted = cutForSummary(text, keep);
     if (keep === 0) break;
   }

@@ -76,11 +76,7 @@ ${headerMeta(store, entries, path, stats.session, stats.activePath)}
  */
 export function markdownOf(entries: ContentEntry[]): Record<string, (HtmlNode[] | null)[]> {
   return Object.fromEntries(
-    entries.flatMap((e) =>
-      messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'text')
-        ? [[e.id, e.message.content.map((c) => (c.type === 'text' ? markdownToNodes(c.text) : null))]]
-        : [],
-    ),
+    entries.flatMap((e) => (messageKind.is(e) && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'text') ? [[e.id, e.message.content.map((c) => (c.type === 'text' ? markdownToNodes(c.text) : null))]] : [])),
   );
 }
 

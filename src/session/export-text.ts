@@ -99,5 +99,3 @@ function entryBlock(store: SessionStore, entry: ContentEntry, summarized: boolea
   const { level, title, body } = kindOf(entry).markdown!(entry, textWithImages);
   return [heading(store, level, title, entry, summarized), ...body];
 }
-
-

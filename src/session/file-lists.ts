@@ -8,11 +8,7 @@ import type { ContentEntry, FileLists } from './entries.js';
 import { branchSummaryKind, messageKind } from './entry-kinds/index.js';
 
 /** The files one call read or modified, as its tool declares them; `result` is undefined for a call without one. */
-export type FileTracker = (
-  name: string,
-  args: Record<string, unknown>,
-  result: { isError: boolean; details?: Record<string, unknown> } | undefined,
-) => { read?: readonly unknown[]; modified?: readonly unknown[] };
+export type FileTracker = (name: string, args: Record<string, unknown>, result: { isError: boolean; details?: Record<string, unknown> } | undefined) => { read?: readonly unknown[]; modified?: readonly unknown[] };
 
 /** For a caller that knows no tools: the files a result reports it changed (`details.modifiedFiles`), even from a failed call. */
 export const reportedFiles: FileTracker = (_name, _args, result) => {

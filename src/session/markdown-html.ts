@@ -89,7 +89,11 @@ function block(t: Token): HtmlNode[] {
     case 'text':
       return t.tokens ? inline(t.tokens) : [decodeEntities(t.text)];
     case 'code': {
-      const lang = ((t as Tokens.Code).lang ?? '').trim().split(/\s+/)[0].toLowerCase().replace(/[^a-z0-9+#_-]/g, '');
+      const lang = ((t as Tokens.Code).lang ?? '')
+        .trim()
+        .split(/\s+/)[0]
+        .toLowerCase()
+        .replace(/[^a-z0-9+#_-]/g, '');
       return [el('pre', [el('code', [t.text], lang ? { class: `language-${lang}` } : undefined)])];
     }
     case 'blockquote':
@@ -119,7 +123,23 @@ function list(t: Tokens.List): HtmlElement {
 
 function table(t: Tokens.Table): HtmlElement {
   const cell = (tag: 'th' | 'td', c: Tokens.TableCell) => el(tag, inline(c.tokens), c.align ? { class: `align-${c.align}` } : undefined);
-  return el('table', [el('thead', [el('tr', t.header.map((c) => cell('th', c)))]), el('tbody', t.rows.map((r) => el('tr', r.map((c) => cell('td', c)))))]);
+  return el('table', [
+    el('thead', [
+      el(
+        'tr',
+        t.header.map((c) => cell('th', c)),
+      ),
+    ]),
+    el(
+      'tbody',
+      t.rows.map((r) =>
+        el(
+          'tr',
+          r.map((c) => cell('td', c)),
+        ),
+      ),
+    ),
+  ]);
 }
 
 function inline(tokens: Token[] | undefined): HtmlNode[] {

@@ -55,7 +55,10 @@ export function codeSpan(s: string): string {
 export function safeText(text: string): string {
   const out: string[] = [];
   let open: { ch: string; len: number } | null = null;
-  const trimmed = text.replace(/\r\n?/g, '\n').replace(/^([ \t]*\n)+/, '').replace(/\s+$/, '');
+  const trimmed = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/^([ \t]*\n)+/, '')
+    .replace(/\s+$/, '');
   for (const line of trimmed.split('\n')) {
     const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
     if (open) {

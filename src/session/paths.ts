@@ -29,7 +29,11 @@ export function allSessionsDir(home: string): string {
 
 /** The sessions folder of one workspace under HOME: readable name plus a hash, so different paths never collide. */
 export function workspaceSessionsDir(home: string, cwd: string): string {
-  const slug = cwd.replace(/^[/\\]+|[/\\]+$/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').slice(-60) || 'root';
+  const slug =
+    cwd
+      .replace(/^[/\\]+|[/\\]+$/g, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .slice(-60) || 'root';
   const hash = createHash('sha256').update(cwd).digest('hex').slice(0, 8);
   return join(allSessionsDir(home), `${slug}-${hash}`);
 }

@@ -5,8 +5,7 @@ import type { CompactionEntry, ContentEntry, SessionEntry } from './entries.js';
 import { kindOf } from './entry-kinds/index.js';
 import { compactionKind, messageKind } from './entry-kinds/index.js';
 
-export const SUMMARY_PREFIX =
-  'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
+export const SUMMARY_PREFIX = 'The earlier part of this conversation was compacted. Summary of what happened before the messages that follow:\n\n';
 
 export { BRANCH_SUMMARY_PREFIX, branchSummaryMessage } from './entry-kinds/branch-summary.js';
 

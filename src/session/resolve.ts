@@ -42,8 +42,7 @@ function closest(spec: string, candidates: readonly string[], max = 3): string[]
     .map((x) => x.c);
 }
 
-const describe = (s: SessionSummary) =>
-  `  ${s.id.slice(0, 8)}  ${s.name ? JSON.stringify(s.name) + '  ' : ''}${s.lastUsed.slice(0, 16).replace('T', ' ')}  ${JSON.stringify((s.firstUserMessage ?? '').slice(0, 50))}`;
+const describe = (s: SessionSummary) => `  ${s.id.slice(0, 8)}  ${s.name ? JSON.stringify(s.name) + '  ' : ''}${s.lastUsed.slice(0, 16).replace('T', ' ')}  ${JSON.stringify((s.firstUserMessage ?? '').slice(0, 50))}`;
 
 /** The session file SESSION names. Searches this workspace first, then every workspace. */
 export function resolveSession(spec: string, place: SessionPlace): string {
@@ -58,11 +57,11 @@ export function resolveSession(spec: string, place: SessionPlace): string {
   const everywhere = summarizeAll(listAllSessionFiles(allSessionsDir(place.home)));
   const anywhere = match(spec, everywhere);
   if (anywhere) return anywhere;
-  const near = closest(spec, everywhere.flatMap((s) => [s.id, ...(s.name ? [s.name] : [])]));
-  throw new ResolveError(
-    'not_found',
-    `no session matches "${spec}"${near.length ? `; closest: ${near.join(', ')}` : ''} (run "mini-agent sessions --all" to list them)`,
+  const near = closest(
+    spec,
+    everywhere.flatMap((s) => [s.id, ...(s.name ? [s.name] : [])]),
   );
+  throw new ResolveError('not_found', `no session matches "${spec}"${near.length ? `; closest: ${near.join(', ')}` : ''} (run "mini-agent sessions --all" to list them)`);
 }
 
 function match(spec: string, sessions: SessionSummary[]): string | undefined {
@@ -96,7 +95,10 @@ export function resolveEntry(store: SessionStore, spec: string): string {
   if (labelled.length > 1) {
     throw new ResolveError('ambiguous', `"${spec}" is the label of ${labelled.length} entries of session ${store.id}: ${labelled.slice(0, 10).join(', ')}; give an id`);
   }
-  const ids = store.entries().filter(isContentEntry).map((x) => x.id);
+  const ids = store
+    .entries()
+    .filter(isContentEntry)
+    .map((x) => x.id);
   const byPrefix = ids.filter((id) => id.startsWith(spec));
   if (byPrefix.length === 1) return byPrefix[0];
   if (byPrefix.length > 1) {

@@ -45,11 +45,7 @@ export function parseSessionText(input: string | Buffer, label: string): ParsedS
     try {
       value = JSON.parse(line);
     } catch {
-      warnings.push(
-        isLast && needsNewline
-          ? `${label}: line ${lineNo} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line`
-          : `${label}: line ${lineNo} is not valid JSON; skipped`,
-      );
+      warnings.push(isLast && needsNewline ? `${label}: line ${lineNo} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line` : `${label}: line ${lineNo} is not valid JSON; skipped`);
       continue;
     }
     const problem = entryShapeError(value);
@@ -69,8 +65,7 @@ export function parseSessionText(input: string | Buffer, label: string): ParsedS
 }
 
 function parseHeader(line: string | undefined, label: string): SessionHeader {
-  const refuse = (why: string) =>
-    new SessionFileError(`${label}: ${why}; refusing to use it (the file was not modified)`);
+  const refuse = (why: string) => new SessionFileError(`${label}: ${why}; refusing to use it (the file was not modified)`);
   if (line === undefined || line.trim() === '') throw refuse('the session header (line 1) is missing');
   let value: unknown;
   try {
@@ -86,9 +81,7 @@ function parseHeader(line: string | undefined, label: string): SessionHeader {
     throw refuse('the session header has no valid "version"');
   }
   if (h.version > SESSION_FORMAT_VERSION) {
-    throw refuse(
-      `it uses session format version ${h.version}, newer than this mini-agent understands (${SESSION_FORMAT_VERSION}); upgrade mini-agent`,
-    );
+    throw refuse(`it uses session format version ${h.version}, newer than this mini-agent understands (${SESSION_FORMAT_VERSION}); upgrade mini-agent`);
   }
   if (typeof h.id !== 'string' || h.id === '') throw refuse('the session header has no "id"');
   return {

@@ -2,7 +2,7 @@
 // failures, compactions and wall time, for the whole session, the active path and the last run.
 import type { LastRun, SessionStats, Stats } from '../core/events.js';
 import { emptyUsage, textOf } from '../core/types.js';
-import { type RunEntry, type SessionEntry, type SessionSnapshot } from './entries.js';
+import type { RunEntry, SessionEntry, SessionSnapshot } from './entries.js';
 import type { SessionStore } from './store.js';
 import { compactionKind, messageKind, runKind } from './entry-kinds/index.js';
 

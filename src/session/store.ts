@@ -3,18 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, existsSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Message } from '../core/types.js';
-import {
-  isContentEntry,
-  isContentInput,
-  SESSION_FORMAT_VERSION,
-  type ContentEntry,
-  type MessageEntry,
-  type NewEntry,
-  type RunEntry,
-  type RunRecord,
-  type SessionEntry,
-  type SessionHeader,
-} from './entries.js';
+import { isContentEntry, isContentInput, SESSION_FORMAT_VERSION, type ContentEntry, type MessageEntry, type NewEntry, type RunEntry, type RunRecord, type SessionEntry, type SessionHeader } from './entries.js';
 import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
 import { snapshotOf } from './stats.js';

@@ -2,7 +2,7 @@
 // every section the next turns depend on; otherwise nothing is compacted and nothing is lost.
 
 export const SUMMARY_SYSTEM_PROMPT = [
-  'You summarize a coding agent\'s conversation so that the agent can continue the work after the',
+  "You summarize a coding agent's conversation so that the agent can continue the work after the",
   'older messages are removed from its context. The agent will see only your summary and the',
   'most recent messages. Be factual and specific; never invent anything; keep exact file paths,',
   'names, commands, numbers and error messages verbatim. Write Markdown. Do not address the user.',

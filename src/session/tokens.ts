@@ -14,9 +14,7 @@ const LOWER = 1;
 const UPPER = 2;
 const DIGIT = 3;
 const PUNCT = 4;
-const ASCII_CLASS = new Uint8Array(128).map((_, c) =>
-  c <= 0x20 || c === 0x7f ? SPACE : c >= 0x61 && c <= 0x7a ? LOWER : c >= 0x41 && c <= 0x5a ? UPPER : c >= 0x30 && c <= 0x39 ? DIGIT : PUNCT,
-);
+const ASCII_CLASS = new Uint8Array(128).map((_, c) => (c <= 0x20 || c === 0x7f ? SPACE : c >= 0x61 && c <= 0x7a ? LOWER : c >= 0x41 && c <= 0x5a ? UPPER : c >= 0x30 && c <= 0x39 ? DIGIT : PUNCT));
 /** Quarter tokens of a non-digit ASCII character of class k after one of class p: COST[p * 8 + k]. */
 const COST = new Uint8Array(64);
 for (let p = SPACE; p <= PUNCT; p++) {
@@ -100,7 +98,8 @@ export function estimateMessageTokens(m: Message): number {
   for (const c of m.content) {
     if (c.type === 'text') tokens += estimateTextTokens(c.text);
     else if (c.type === 'thinking') tokens += estimateTextTokens(c.thinking);
-    else if (c.type === 'image') tokens += estimateImageTokens(c); // a fixed cost by its size in pixels, not its base64 text
+    else if (c.type === 'image')
+      tokens += estimateImageTokens(c); // a fixed cost by its size in pixels, not its base64 text
     else if (c.type === 'toolCall') tokens += estimateTextTokens(c.name) + estimateTextTokens(c.rawArguments ?? JSON.stringify(c.arguments)) + MESSAGE_OVERHEAD_TOKENS;
   }
   if (m.role === 'toolResult') tokens += estimateTextTokens(m.toolName);

@@ -34,9 +34,7 @@ export const TreeSchema = Type.Object({
     }),
   ),
   /** Compactions that were tried and failed (nothing was summarized), with the leaf they were tried at. */
-  failedCompactions: Type.Array(
-    Type.Object({ id: Str, targetId: Nullable(Str), reason: lits('threshold', 'overflow', 'manual', 'branch'), error: Str, tokensBefore: Type.Number(), timestamp: Str }),
-  ),
+  failedCompactions: Type.Array(Type.Object({ id: Str, targetId: Nullable(Str), reason: lits('threshold', 'overflow', 'manual', 'branch'), error: Str, tokensBefore: Type.Number(), timestamp: Str })),
 });
 
 /** What `tree --json`, session.tree() and RPC get_tree return. */

@@ -66,7 +66,9 @@ export function formatStats(store: SessionStore, stats: SessionStats): string {
   ];
   const r = stats.lastRun;
   if (r) {
-    lines.push(`${'last run:'.padEnd(12)} ${r.stopReason} · ${r.turns} turns · ${r.toolCalls} tool calls (${r.toolErrors} failed) · tokens ${r.usage.input} in / ${r.usage.output} out · ${costText(r.usage)} · ${(r.durationMs / 1000).toFixed(1)} s`);
+    lines.push(
+      `${'last run:'.padEnd(12)} ${r.stopReason} · ${r.turns} turns · ${r.toolCalls} tool calls (${r.toolErrors} failed) · tokens ${r.usage.input} in / ${r.usage.output} out · ${costText(r.usage)} · ${(r.durationMs / 1000).toFixed(1)} s`,
+    );
   }
   return lines.join('\n') + '\n\n';
 }

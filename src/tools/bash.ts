@@ -111,9 +111,7 @@ function params(defaultTimeout: number, maxTimeout: number) {
   return Type.Object(
     {
       command: Type.String({ description: 'The bash command' }),
-      timeout: Type.Optional(
-        Type.Number({ exclusiveMinimum: 0, description: `Seconds (default ${defaultTimeout}, at most ${maxTimeout})` }),
-      ),
+      timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: `Seconds (default ${defaultTimeout}, at most ${maxTimeout})` })),
       sandbox: Type.Optional(Type.Boolean({ description: 'false: unsandboxed (asks the user)' })),
       network: Type.Optional(Type.Boolean({ description: 'true: with network (asks the user)' })),
     },

@@ -196,7 +196,12 @@ function lineChanges(lines: Lines, spans: readonly Splice[]): Change[] {
 }
 
 function splitLines(s: string): string[] {
-  return s === '' ? [] : s.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+  return s === ''
+    ? []
+    : s
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.replace(/\r$/, ''));
 }
 
 /** Collects lines up to the limits; past them, only counts. */

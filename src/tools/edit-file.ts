@@ -62,7 +62,13 @@ interface Target {
 
 /** An edit_file call: the file it rewrites (its result holds the diff). */
 export const editFileDescriber: ToolDescriber<Args> = {
-  describe: (a) => ({ title: `Edit ${nonEmpty(a.path) ?? 'a file'}`, kind: 'edit', locations: nonEmpty(a.path) ? [{ path: a.path }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a), ...(typeof a.path === 'string' ? { rewrites: { path: a.path } } : {}) }),
+  describe: (a) => ({
+    title: `Edit ${nonEmpty(a.path) ?? 'a file'}`,
+    kind: 'edit',
+    locations: nonEmpty(a.path) ? [{ path: a.path }] : [],
+    subject: nonEmpty(a.path) ?? argumentSubject(a),
+    ...(typeof a.path === 'string' ? { rewrites: { path: a.path } } : {}),
+  }),
   files: (a, result) => pathTouched('modified', a.path, result),
 };
 
@@ -270,10 +276,7 @@ function who(edit: number, total: number): string {
 }
 
 function failureText(problems: readonly EditProblem[], edits: readonly Edit[], content: string, shown: string, replaceAll: boolean): string {
-  const head =
-    edits.length > 1 && problems[0].kind !== 'overlap'
-      ? `${problems.length} of ${edits.length} edits failed; none was applied, and ${shown} was not changed.`
-      : `${shown} was not changed.`;
+  const head = edits.length > 1 && problems[0].kind !== 'overlap' ? `${problems.length} of ${edits.length} edits failed; none was applied, and ${shown} was not changed.` : `${shown} was not changed.`;
   return [head, ...problems.map((p) => problemText(p, edits, content, shown, replaceAll))].join('\n\n');
 }
 

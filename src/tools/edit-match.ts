@@ -25,9 +25,7 @@ export type EditProblem =
   | { kind: 'ambiguous'; edit: number; count: number; capped: boolean; lines: number[]; tolerance?: Tolerance }
   | { kind: 'overlap'; edit: number; other: number; line: number };
 
-export type Located =
-  | { ok: true; replacements: Replacement[]; tolerant: { edit: number; kind: Tolerance }[] }
-  | { ok: false; problems: EditProblem[] };
+export type Located = { ok: true; replacements: Replacement[]; tolerant: { edit: number; kind: Tolerance }[] } | { ok: false; problems: EditProblem[] };
 
 /** Matches counted before an ambiguous oldText is reported as "more than" this many. */
 const MAX_COUNTED = 1000;
@@ -348,7 +346,10 @@ const WORD = /[\p{L}\p{N}_$]+/u;
  * Undefined when no line shares anything with it.
  */
 export function closestRegion(content: string, oldText: string): Region | undefined {
-  const oldLines = oldText.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+  const oldLines = oldText
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''));
   const fileLines = content.split('\n');
   const key = (l: string) => squeezeLine(plainPunctuation(l));
   const wanted = new Set(oldLines.map(key).filter((k) => k !== ''));

@@ -13,8 +13,7 @@ export { isSecretName };
 export const ALWAYS_KEPT: readonly string[] = ['PATH', 'HOME', 'PWD', 'LANG', 'TERM', 'SHELL', 'USER', 'TMPDIR', 'EDITOR'];
 
 /** What the scrub removes, in words, for the bash tool's description (the model reads it). */
-export const SCRUB_SUMMARY =
-  'Secret-looking variables (KEY, TOKEN, PASSWORD, …) are removed';
+export const SCRUB_SUMMARY = 'Secret-looking variables (KEY, TOKEN, PASSWORD, …) are removed';
 
 export interface ScrubOptions {
   /** Names or simple globs (`*` any run of characters, `?` one) kept even if they look secret. */

@@ -46,8 +46,7 @@ export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args>
     name: 'find',
     ...findDescriber,
     description:
-      'Find files and folders by a glob over their paths from the workspace root. One path per line, sorted; folders end with "/". ' +
-      'Skips .gitignored entries and .git. At most limit paths; a last line says how many were left out.',
+      'Find files and folders by a glob over their paths from the workspace root. One path per line, sorted; folders end with "/". ' + 'Skips .gitignored entries and .git. At most limit paths; a last line says how many were left out.',
     parameters: Params,
     risk: 'read',
     selfTruncating: true,
@@ -76,10 +75,7 @@ export function createFindTool(opts: FindToolOptions = {}): ToolDefinition<Args>
       if (total > lines.length) {
         const why = out.why(`limit ${limit}`);
         const raise = out.full === 'limit' && limit < FIND_MAX_LIMIT ? `, or raise limit (at most ${FIND_MAX_LIMIT})` : '';
-        notes.push(
-          `[Showing ${lines.length} of ${total} matching paths; ${total - lines.length} more not shown, stopped at ${why}. ` +
-            `Narrow the search with a more specific glob (e.g. "src/**/*.ts") or a path${raise}.]`,
-        );
+        notes.push(`[Showing ${lines.length} of ${total} matching paths; ${total - lines.length} more not shown, stopped at ${why}. ` + `Narrow the search with a more specific glob (e.g. "src/**/*.ts") or a path${raise}.]`);
       }
       if (stats.unreadable > 0) notes.push(`[${plural(stats.unreadable, 'folder')} could not be read.]`);
       if (stats.hidden > 0) notes.push(hiddenNote(stats.hidden));

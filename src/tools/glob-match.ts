@@ -29,8 +29,19 @@ const word = (w: string): Node => ({ t: 'seq', items: [...Array(w.length).keys()
 const STAR: Node = { t: 'rep', node: { t: 'char', test: notSlash }, min: 0, many: true };
 const ANYTHING: Node = { t: 'rep', node: { t: 'char', test: () => true }, min: 0, many: true };
 const POSIX: Record<string, RegExp> = {
-  alpha: /[A-Za-z]/, digit: /[0-9]/, alnum: /[A-Za-z0-9]/, upper: /[A-Z]/, lower: /[a-z]/, space: /\s/,
-  xdigit: /[0-9A-Fa-f]/, punct: /[!-/:-@[-`{-~]/, word: /\w/, blank: /[ \t]/, cntrl: /[\x00-\x1f\x7f]/, print: /[\x20-\x7e]/, graph: /[\x21-\x7e]/,
+  alpha: /[A-Za-z]/,
+  digit: /[0-9]/,
+  alnum: /[A-Za-z0-9]/,
+  upper: /[A-Z]/,
+  lower: /[a-z]/,
+  space: /\s/,
+  xdigit: /[0-9A-Fa-f]/,
+  punct: /[!-/:-@[-`{-~]/,
+  word: /\w/,
+  blank: /[ \t]/,
+  cntrl: /[\x00-\x1f\x7f]/,
+  print: /[\x20-\x7e]/,
+  graph: /[\x21-\x7e]/,
 };
 
 /** Compiles a glob to a test of a whole string; a glob the dialect refuses is a ToolError saying why. */
@@ -89,7 +100,8 @@ class Parser {
         let j = i;
         while (j < to && s[j] === '*') j++;
         const whole = j - i >= 2 && (i === from || s[i - 1] === '/') && (j === to || s[j] === '/');
-        if (whole && j < to) items.push({ t: 'rep', node: { t: 'seq', items: [STAR, lit(SLASH)] }, min: 0, many: true }); // "**/": any number of segments
+        if (whole && j < to)
+          items.push({ t: 'rep', node: { t: 'seq', items: [STAR, lit(SLASH)] }, min: 0, many: true }); // "**/": any number of segments
         else items.push(whole ? ANYTHING : STAR);
         i = whole && j < to ? j + 1 : j;
       } else if (c === '/' && i + 3 === to && s.startsWith('**', i + 1)) {
@@ -256,7 +268,10 @@ class Dfa {
         for (let k = node.items.length - 1; k >= 0; k--) next = this.compile(node.items[k], next);
         return next;
       case 'alt':
-        return this.add(null, node.alts.map((a) => this.compile(a, next)));
+        return this.add(
+          null,
+          node.alts.map((a) => this.compile(a, next)),
+        );
       case 'rep': {
         if (!node.many) return this.add(null, [this.compile(node.node, next), next]);
         const loop = this.add(null, []);

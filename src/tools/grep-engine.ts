@@ -133,7 +133,7 @@ function makeSearch(source: string, flags: string, lookaround: boolean, maxColum
   };
 }
 
-const WORKER_SOURCE = String.raw`
+const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const makeSearch = ${String(makeSearch)};
 const textOf = ${String(textOf)};

@@ -37,15 +37,11 @@ const Params = Type.Object(
       description: 'JavaScript regular expression matched against each line',
     }),
     path: Type.Optional(Type.String({ description: 'File or folder to search (default ".")' })),
-    glob: Type.Optional(
-      Type.String({ description: 'Only files matching this glob: "*.ts" (no "/": the file name) or "src/**/*.test.ts" (the path)' }),
-    ),
+    glob: Type.Optional(Type.String({ description: 'Only files matching this glob: "*.ts" (no "/": the file name) or "src/**/*.test.ts" (the path)' })),
     ignoreCase: Type.Optional(Type.Boolean({ description: 'Case-insensitive' })),
     literal: Type.Optional(Type.Boolean({ description: 'The pattern is plain text, not a regex' })),
     context: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONTEXT, description: 'Lines shown around each match' })),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines (default ${GREP_DEFAULT_LIMIT})` }),
-    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines (default ${GREP_DEFAULT_LIMIT})` })),
   },
   { additionalProperties: false },
 );
@@ -318,4 +314,3 @@ function cutLine(line: string, column: number): string {
   const to = from + GREP_MAX_LINE_CHARS;
   return `${from > 0 ? '…' : ''}${line.slice(from, to).replace(/^[\udc00-\udfff]|[\ud800-\udbff]$/g, '')}${to < line.length ? '…' : ''} [line cut: ${line.length} characters]`;
 }
-

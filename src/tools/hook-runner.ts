@@ -99,7 +99,7 @@ export async function runAfterHooks(hooks: readonly ToolHooks[], call: ToolCall,
     }
     if (answer === undefined || answer === null) continue;
     if (!isResult(answer)) return failed(hook.name, `it answered ${describe(answer)}, not a result { content: [{ type: "text", text }], isError }`);
-    result = { content: answer.content, isError: answer.isError, ...(answer.details ? { details: answer.details } : {}), };
+    result = { content: answer.content, isError: answer.isError, ...(answer.details ? { details: answer.details } : {}) };
   }
   return result;
 }

@@ -54,8 +54,7 @@ export async function fitImage(bytes: Buffer, format: ImageFormat, size: { width
   const original = { width: image.bitmap.width, height: image.bitmap.height, bytes: bytes.length, format };
   if (Math.max(original.width, original.height) > MAX_IMAGE_EDGE) image.scaleToFit({ w: MAX_IMAGE_EDGE, h: MAX_IMAGE_EDGE });
   // A JPEG stays a JPEG; PNG and GIF (whose animation a still image cannot keep) become PNG, with their transparency.
-  let out: { bytes: Buffer; format: ImageFormat } =
-    format === 'JPEG' ? { bytes: await image.getBuffer('image/jpeg', { quality: 85 }), format } : { bytes: await image.getBuffer('image/png'), format: 'PNG' };
+  let out: { bytes: Buffer; format: ImageFormat } = format === 'JPEG' ? { bytes: await image.getBuffer('image/jpeg', { quality: 85 }), format } : { bytes: await image.getBuffer('image/png'), format: 'PNG' };
   for (let quality = 80; out.bytes.length > MAX_IMAGE_BYTES; quality -= 15) {
     if (quality < 50) image.scaleToFit({ w: Math.floor(image.bitmap.width * 0.75), h: Math.floor(image.bitmap.height * 0.75) });
     out = { bytes: await image.getBuffer('image/jpeg', { quality: Math.max(quality, 50) }), format: 'JPEG' };
@@ -63,7 +62,6 @@ export async function fitImage(bytes: Buffer, format: ImageFormat, size: { width
   }
   return { ...out, width: image.bitmap.width, height: image.bitmap.height, original };
 }
-
 
 /**
  * A tool output with each image made to fit (images from elsewhere: MCP tools). An image whose

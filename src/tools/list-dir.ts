@@ -21,9 +21,7 @@ export const LIST_MAX_ENTRIES = 1000;
 const Params = Type.Object(
   {
     path: Type.Optional(Type.String({ description: 'Default "."' })),
-    depth: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: LIST_MAX_DEPTH, description: 'Levels to list (default 1: the folder\'s own entries)' }),
-    ),
+    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX_DEPTH, description: "Levels to list (default 1: the folder's own entries)" })),
   },
   { additionalProperties: false },
 );
@@ -73,10 +71,7 @@ export function createListDirTool(opts: ListDirToolOptions = {}): ToolDefinition
       if (total > lines.length) {
         const why = out.why(`${maxEntries} entries`);
         const smaller = depth > 1 ? ', or a smaller depth' : '';
-        notes.push(
-          `[Showing ${lines.length} of ${total} entries (depth ${depth}); ${total - lines.length} more not shown, stopped at ${why}. ` +
-            `List a subfolder${smaller}, or use find with a glob.]`,
-        );
+        notes.push(`[Showing ${lines.length} of ${total} entries (depth ${depth}); ${total - lines.length} more not shown, stopped at ${why}. ` + `List a subfolder${smaller}, or use find with a glob.]`);
       }
       if (stats.ignored > 0) {
         const more = stats.ignored - stats.ignoredSamples.length;

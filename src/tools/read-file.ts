@@ -38,9 +38,7 @@ function params(limits: TruncateLimits) {
           description: 'Read by bytes from this position (0 = start): for a line too long to read whole, or when a notice gives it. Not with offset/limit.',
         }),
       ),
-      byteLength: Type.Optional(
-        Type.Integer({ minimum: 1, description: `Bytes to read (default and maximum ${limits.maxBytes}; more is clamped)` }),
-      ),
+      byteLength: Type.Optional(Type.Integer({ minimum: 1, description: `Bytes to read (default and maximum ${limits.maxBytes}; more is clamped)` })),
     },
     { additionalProperties: false },
   );
@@ -57,7 +55,12 @@ const COUNT_LINES_MAX = 8 * 1024 * 1024;
 
 /** A read_file call: the file, at its first line when the call starts at one. */
 export const readFileDescriber: ToolDescriber<Args> = {
-  describe: (a) => ({ title: `Read ${nonEmpty(a.path) ?? 'a file'}`, kind: 'read', locations: nonEmpty(a.path) ? [{ path: a.path, ...(typeof a.offset === 'number' && a.offset > 0 ? { line: a.offset } : {}) }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
+  describe: (a) => ({
+    title: `Read ${nonEmpty(a.path) ?? 'a file'}`,
+    kind: 'read',
+    locations: nonEmpty(a.path) ? [{ path: a.path, ...(typeof a.offset === 'number' && a.offset > 0 ? { line: a.offset } : {}) }] : [],
+    subject: nonEmpty(a.path) ?? argumentSubject(a),
+  }),
   files: (a, result) => pathTouched('read', a.path, result),
 };
 
@@ -84,10 +87,7 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
       }
       const real = resolveForRead(ctx, args.path);
       const shown = displayPath(ctx, real);
-      const read = (text: Text): ToolOutput =>
-        byBytes
-          ? readBytes(text, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal)
-          : readLines(text, args.offset ?? 1, args.limit, limits, ctx.signal);
+      const read = (text: Text): ToolOutput => (byBytes ? readBytes(text, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal) : readLines(text, args.offset ?? 1, args.limit, limits, ctx.signal));
       if (ctx.files) {
         // The boundary and the disk's kind of file are checked first; the buffer's text is the client's.
         const onDisk = await stat(real).catch(() => undefined);
@@ -189,10 +189,7 @@ function tailFrom(file: Text, offset: number, hold: number, signal: AbortSignal)
   if (tail.start > file.bom && file.size > COUNT_LINES_MAX) return { lines, first: offset, fromEnd: true, before: 0 };
   const before = tail.start > file.bom ? file.src.newlinesBetween(file.bom, tail.start, signal) : 0;
   const total = before + tail.lines;
-  const note =
-    tail.lines < -offset
-      ? `offset=${offset} is before the start of ${file.shown}, which has ${total} ${total === 1 ? 'line' : 'lines'}; starting at line 1. `
-      : undefined;
+  const note = tail.lines < -offset ? `offset=${offset} is before the start of ${file.shown}, which has ${total} ${total === 1 ? 'line' : 'lines'}; starting at line 1. ` : undefined;
   return { lines, first: before + 1, fromEnd: false, before, total, note };
 }
 
@@ -254,10 +251,7 @@ function readLines(file: Text, offset: number, limit: number | undefined, limits
     const part = byteRange(file, startByte, limits.maxBytes, limits.maxBytes);
     body = part.text;
     endByte = part.end;
-    const after =
-      (fromEnd ? first === -1 : totalLines === first)
-        ? 'It is the last line of the file.'
-        : `For the lines after it${totalLines === undefined && !fromEnd ? ', if any' : ''}, use read_file(path=${path}, offset=${first + 1}).`;
+    const after = (fromEnd ? first === -1 : totalLines === first) ? 'It is the last line of the file.' : `For the lines after it${totalLines === undefined && !fromEnd ? ', if any' : ''}, use read_file(path=${path}, offset=${first + 1}).`;
     notice =
       `[${at.note ?? ''}Line ${first}${counted} of ${file.shown} is longer than ${formatBytes(limits.maxBytes)}; showing its first ${part.end - part.start} bytes ` +
       `(bytes ${part.start}-${part.end - 1} of the file). ${sizeOf(file, totalLines)} ` +
@@ -294,9 +288,7 @@ function readLines(file: Text, offset: number, limit: number | undefined, limits
  */
 function readBytes(file: Text, byteOffset: number, byteLength: number, limits: TruncateLimits, signal: AbortSignal) {
   if (byteOffset >= file.size) {
-    throw new ToolError(
-      `byteOffset ${byteOffset} is past the end of ${file.shown}, which has ${file.size} bytes (${formatBytes(file.size)}); the last byte is at byteOffset ${file.size - 1}`,
-    );
+    throw new ToolError(`byteOffset ${byteOffset} is past the end of ${file.shown}, which has ${file.size} bytes (${formatBytes(file.size)}); the last byte is at byteOffset ${file.size - 1}`);
   }
   const length = Math.min(byteLength, limits.maxBytes);
   const part = byteRange(file, byteOffset, length, limits.maxBytes);
@@ -307,16 +299,9 @@ function readBytes(file: Text, byteOffset: number, byteLength: number, limits: T
   const notes: string[] = [];
   if (byteLength > length) notes.push(`byteLength=${byteLength} is over the ${formatBytes(limits.maxBytes)} cap; clamped to ${length}.`);
   if (part.start !== byteOffset) {
-    notes.push(
-      byteOffset < file.bom
-        ? `byteOffset=${byteOffset} is inside the byte order mark; starting at ${part.start}.`
-        : `byteOffset=${byteOffset} is inside a character; starting at ${part.start}, the next character boundary.`,
-    );
+    notes.push(byteOffset < file.bom ? `byteOffset=${byteOffset} is inside the byte order mark; starting at ${part.start}.` : `byteOffset=${byteOffset} is inside a character; starting at ${part.start}, the next character boundary.`);
   }
-  const next =
-    part.end < file.size
-      ? `Continue with read_file(path=${JSON.stringify(file.shown)}, byteOffset=${part.end}, byteLength=${length}).`
-      : 'This is the end of the file.';
+  const next = part.end < file.size ? `Continue with read_file(path=${JSON.stringify(file.shown)}, byteOffset=${part.end}, byteLength=${length}).` : 'This is the end of the file.';
   const count = part.end - part.start;
   const notice = [`[Showing bytes ${part.start}-${part.end - 1} of ${file.shown} (${count} ${count === 1 ? 'byte' : 'bytes'}).`, ...notes, sizeOf(file, totalLines), `${next}]`];
   return {

@@ -12,9 +12,7 @@ import { resolveForRead } from './workspace.js';
 export type { ToolHooks };
 
 /** A permission check's answer: the rule (or default) that decided and where it came from, for the permission_decision event. */
-export type PermissionDecision =
-  | { allow: true; rule?: string | null; source?: string; asked?: boolean; reason?: string }
-  | { allow: false; reason: string; rule?: string | null; source?: string; asked?: boolean };
+export type PermissionDecision = { allow: true; rule?: string | null; source?: string; asked?: boolean; reason?: string } | { allow: false; reason: string; rule?: string | null; source?: string; asked?: boolean };
 
 /** What a permission check may use besides the call: the workspace, the abort signal and the run's events. */
 export interface PermissionContext {

@@ -55,7 +55,10 @@ function probe(program: string): SandboxStatus {
   const run = spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
   if (run.error) return { available: false, why: `${program} could not be started: ${run.error.message}` };
   if (run.status === 0) return { available: true, program };
-  const said = String(run.stderr ?? '').trim().split('\n')[0] || `exit code ${run.status ?? run.signal}`;
+  const said =
+    String(run.stderr ?? '')
+      .trim()
+      .split('\n')[0] || `exit code ${run.status ?? run.signal}`;
   return { available: false, why: `${program} cannot make a sandbox here (${said}); unprivileged user namespaces may be switched off` };
 }
 
@@ -134,7 +137,8 @@ function executable(p: string): boolean {
 
 /** Words in a failed command's output that point at the sandbox, and which part of it. */
 const FILESYSTEM_SIGNS = /Read-only file system|EROFS|Device or resource busy/i;
-const NETWORK_SIGNS = /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|EAI_AGAIN|ENOTFOUND|Connection refused|ECONNREFUSED|No address associated|unable to access/i;
+const NETWORK_SIGNS =
+  /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|EAI_AGAIN|ENOTFOUND|Connection refused|ECONNREFUSED|No address associated|unable to access/i;
 
 /**
  * Why a failed sandboxed command may have failed because of the sandbox, from its output:

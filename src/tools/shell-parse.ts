@@ -101,11 +101,23 @@ const fail = (why: string): never => {
 };
 
 const SHAPES: Record<string, string> = {
-  subshell: 'a subshell', compound_statement: 'a { … } group', if_statement: 'an if', for_statement: 'a for loop',
-  c_style_for_statement: 'a for loop', while_statement: 'a while loop', case_statement: 'a case', function_definition: 'a function',
-  negated_command: 'a negated command', test_command: 'a [[ … ]] test', declaration_command: 'a declaration', unset_command: 'unset',
-  variable_assignment: 'a variable assignment', variable_assignments: 'variable assignments', heredoc_redirect: 'a here-document',
-  herestring_redirect: 'a here-string', arithmetic_expansion: 'arithmetic',
+  subshell: 'a subshell',
+  compound_statement: 'a { … } group',
+  if_statement: 'an if',
+  for_statement: 'a for loop',
+  c_style_for_statement: 'a for loop',
+  while_statement: 'a while loop',
+  case_statement: 'a case',
+  function_definition: 'a function',
+  negated_command: 'a negated command',
+  test_command: 'a [[ … ]] test',
+  declaration_command: 'a declaration',
+  unset_command: 'unset',
+  variable_assignment: 'a variable assignment',
+  variable_assignments: 'variable assignments',
+  heredoc_redirect: 'a here-document',
+  herestring_redirect: 'a here-string',
+  arithmetic_expansion: 'arithmetic',
 };
 const shape = (type: string) => SHAPES[type] ?? `a ${type.replace(/_/g, ' ')}`;
 
@@ -153,13 +165,45 @@ function redirected(node: Node, line: string, out: ShellSyntax): void {
     if (c.id === body!.id) {
       if (c.type === 'command') command(c, line, out);
       else statements(c, line, out, c.startIndex, c.endIndex);
-    }
-    else if (c.type === 'file_redirect') redirect(c, out);
+    } else if (c.type === 'file_redirect') redirect(c, out);
     else fail(shape(c.type));
   }
 }
 
-const WRAPPERS = new Set(['eval', 'exec', 'env', 'command', 'builtin', 'xargs', 'source', '.', 'sudo', 'doas', 'su', 'runuser', 'nohup', 'nice', 'timeout', 'time', 'stdbuf', 'setsid', 'chroot', 'trap', 'bind', 'complete', 'compgen', 'enable', 'hash', 'alias', 'shopt', 'set', 'let', 'fc', 'coproc', 'function']);
+const WRAPPERS = new Set([
+  'eval',
+  'exec',
+  'env',
+  'command',
+  'builtin',
+  'xargs',
+  'source',
+  '.',
+  'sudo',
+  'doas',
+  'su',
+  'runuser',
+  'nohup',
+  'nice',
+  'timeout',
+  'time',
+  'stdbuf',
+  'setsid',
+  'chroot',
+  'trap',
+  'bind',
+  'complete',
+  'compgen',
+  'enable',
+  'hash',
+  'alias',
+  'shopt',
+  'set',
+  'let',
+  'fc',
+  'coproc',
+  'function',
+]);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox']);
 /** Builtins that evaluate some arguments (array subscripts, `-v NAME`): a `$` or backtick in a word asks. */
 const EVALUATING = new Set(['test', '[', 'printf', 'read', 'mapfile', 'readarray', 'unset', 'declare', 'typeset', 'local', 'export', 'readonly', 'wait', 'getopts', 'kill', 'cd', 'pushd', 'popd']);
@@ -296,7 +340,13 @@ function collectSeen(p: TsParser, root: Node, depth: number, seen: string[]): bo
       }
       if (name === 'find') {
         const at = words.findIndex((w) => /^-(exec|execdir|ok|okdir)$/.test(w));
-        if (at > 0) add(words.slice(at + 1).filter((w) => w !== ';' && w !== '+').join(' '));
+        if (at > 0)
+          add(
+            words
+              .slice(at + 1)
+              .filter((w) => w !== ';' && w !== '+')
+              .join(' '),
+          );
       }
       if (!STRIPPED.has(name)) break;
       // After a wrapper, its options and their values cannot be told apart without knowing each

@@ -81,12 +81,14 @@ export interface FilesTouched {
 }
 
 /** How a call's tool describes it: built-in tools declare both, typed by their arguments and details. */
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools holds each with its own arguments (variance)
 export interface ToolDescriber<Args = any, Details extends object = Record<string, unknown>> {
   describe(args: Args): ToolDescription;
   /** The files a call touched; `result` is undefined for a call without a result. Absent: none. */
   files?(args: Args, result: { isError: boolean; details?: Details } | undefined): FilesTouched;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as above
 export interface ToolDefinition<Args = any, Details extends object = Record<string, unknown>> extends Partial<ToolDescriber<Args, Details>> {
   name: string;
   description: string;

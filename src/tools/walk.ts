@@ -206,12 +206,7 @@ interface Frame {
  * byte order of the shown paths (a folder's path ending with '/' and preceding its contents).
  * Ignored entries, and those `ctx.hidden` covers, are counted in `stats` and not yielded; such folders are not entered.
  */
-export function* walkTree(
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths' | 'hidden'>,
-  root: SearchRoot,
-  opts: WalkOptions,
-  stats: WalkStats = newWalkStats(),
-): Generator<WalkEntry> {
+export function* walkTree(ctx: Pick<ToolContext, 'cwd' | 'allowedPaths' | 'hidden'>, root: SearchRoot, opts: WalkOptions, stats: WalkStats = newWalkStats()): Generator<WalkEntry> {
   const rules = rulesFor(ctx, root.real, stats);
   const maxDepth = opts.maxDepth ?? Infinity;
   const rootRel = rules.relOf(root.real);

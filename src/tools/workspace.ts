@@ -42,9 +42,7 @@ function roots(b: Boundary, forWrite: boolean): { lexical: string[]; real: strin
 
 function outside(input: string, b: Boundary, why = ''): ToolError {
   const also = b.allowedPaths?.length ? ` or the allowed paths (${b.allowedPaths.join(', ')})` : '';
-  return new ToolError(
-    `path "${input}" is outside the workspace (${realOr(b.cwd)})${also}${why}; only paths inside it are allowed (the user can widen this with --allow-path DIR)`,
-  );
+  return new ToolError(`path "${input}" is outside the workspace (${realOr(b.cwd)})${also}${why}; only paths inside it are allowed (the user can widen this with --allow-path DIR)`);
 }
 
 function realOr(p: string): string {

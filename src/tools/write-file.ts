@@ -49,8 +49,7 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
   return {
     name: 'write_file',
     ...writeFileDescriber,
-    description:
-      `Create a file or replace a whole file (at most ${formatBytes(maxBytes)}); missing folders are created. To change part of a file, use edit_file.`,
+    description: `Create a file or replace a whole file (at most ${formatBytes(maxBytes)}); missing folders are created. To change part of a file, use edit_file.`,
     parameters: Params,
     risk: 'write',
     paths: (args, ctx) => [resolveForWrite(ctx, args.path)],

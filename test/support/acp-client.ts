@@ -4,14 +4,7 @@
 // (a tee in front of the SDK) so a test can check that stdout carried only JSON-RPC.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import {
-  client,
-  ndJsonStream,
-  type ClientContext,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionUpdate,
-} from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { BIN, tempDir } from './helpers.js';
 
 export interface AcpClientOptions {
@@ -42,7 +35,10 @@ export class AcpChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private waiters: Array<{ test: (r: Recorded) => boolean; resolve: (r: Recorded) => void }> = [];
 
-  constructor(args: string[], private readonly opts: AcpClientOptions) {
+  constructor(
+    args: string[],
+    private readonly opts: AcpClientOptions,
+  ) {
     this.home = opts.home ?? tempDir('mini-agent-home-');
     this.child = spawn(process.execPath, [BIN, '--acp', ...args], {
       cwd: opts.cwd,

@@ -74,9 +74,7 @@ export function buildSession(store?: SessionStore): BuiltSession {
   const branchAReply = add(assistant([{ type: 'text', text: 'BRANCH-A: written to out/summary.md.' }]));
   s.checkout(compaction);
   const branchBUser = add(user(`Translate the summary to French. ${XSS}`));
-  const branchBCall = add(
-    assistant([{ type: 'toolCall', id: 'call_3', name: 'write_note', arguments: { path: 'out/fr.md', content: 'Trente tâches ouvertes. '.repeat(8).trim() } }], 'toolUse'),
-  );
+  const branchBCall = add(assistant([{ type: 'toolCall', id: 'call_3', name: 'write_note', arguments: { path: 'out/fr.md', content: 'Trente tâches ouvertes. '.repeat(8).trim() } }], 'toolUse'));
   const branchBResult = add(result('call_3', 'write_note', 'wrote out/fr.md (192 bytes)'));
   const branchBReply = add(assistant([{ type: 'text', text: 'BRANCH-B: Voilà, the summary is in out/fr.md.' }]));
   s.append({ type: 'label', targetId: branchBReply, label: 'french </b>' });

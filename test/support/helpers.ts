@@ -160,4 +160,3 @@ export function essence(events: AgentEvent[]) {
   }
   return out;
 }
-

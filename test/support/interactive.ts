@@ -34,7 +34,13 @@ export function interactiveSessions() {
 /** The JSONL entries of the only session file under a home. */
 export function sessionEntries(home: string): Array<Record<string, any>> {
   const dir = join(home, 'sessions');
-  const file = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f))[0];
+  const file = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(dir, f))[0];
   if (!file) throw new Error(`no session file under ${dir}`);
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

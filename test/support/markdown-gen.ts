@@ -31,22 +31,24 @@ const setext = fc.tuple(inline, fc.constantFrom('===', '---')).map(([t, u]) => `
 const hr = fc.constantFrom('---', '***', '___', '- - -');
 
 const item = fc.tuple(inline, fc.constantFrom('', '', '[ ] ', '[x] '), fc.option(fc.array(inline, { minLength: 1, maxLength: 3 }), { nil: undefined }));
-const list: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom('-', '*', '+', '1.', '3)'), fc.array(item, { minLength: 1, maxLength: 5 }), fc.boolean())
-  .map(([marker, items, loose]) =>
-    items
-      .map(([text, box, sub], i) => {
-        const m = /\d/.test(marker) ? `${Number.parseInt(marker, 10) + i}${marker.at(-1)}` : marker;
-        const pad = ' '.repeat(m.length + 1);
-        const nested = sub ? `\n${sub.map((s, k) => `${pad}${k % 2 ? '1.' : '-'} ${s}`).join('\n')}` : '';
-        return `${m} ${box}${text}${nested}`;
-      })
-      .join(loose ? '\n\n' : '\n'),
-  );
-const quote = fc.tuple(fc.array(inline, { minLength: 1, maxLength: 3 }), fc.constantFrom('> ', '> > ', '>'), fc.option(list, { nil: undefined })).map(([lines, mark, l]) => [...lines.map((s) => `${mark}${s}`), ...(l ? ['>', ...l.split('\n').map((s) => `> ${s}`)] : [])].join('\n'));
+const list: fc.Arbitrary<string> = fc.tuple(fc.constantFrom('-', '*', '+', '1.', '3)'), fc.array(item, { minLength: 1, maxLength: 5 }), fc.boolean()).map(([marker, items, loose]) =>
+  items
+    .map(([text, box, sub], i) => {
+      const m = /\d/.test(marker) ? `${Number.parseInt(marker, 10) + i}${marker.at(-1)}` : marker;
+      const pad = ' '.repeat(m.length + 1);
+      const nested = sub ? `\n${sub.map((s, k) => `${pad}${k % 2 ? '1.' : '-'} ${s}`).join('\n')}` : '';
+      return `${m} ${box}${text}${nested}`;
+    })
+    .join(loose ? '\n\n' : '\n'),
+);
+const quote = fc
+  .tuple(fc.array(inline, { minLength: 1, maxLength: 3 }), fc.constantFrom('> ', '> > ', '>'), fc.option(list, { nil: undefined }))
+  .map(([lines, mark, l]) => [...lines.map((s) => `${mark}${s}`), ...(l ? ['>', ...l.split('\n').map((s) => `> ${s}`)] : [])].join('\n'));
 
 const CODE_LINES = ['const x = 1;', '  return f(a, "b") // why', 'def f(x):', '\tindented\twith tabs', '', '会话 = "压缩"  # 🚀', '/* open comment', 'close */', 'SELECT * FROM t;', 'x'.repeat(130), '```not a fence', '    '];
-const code = fc.tuple(fc.constantFrom('```', '~~~', '````'), fc.constantFrom('ts', 'python', 'bash', 'json', 'sql', 'unknownlang', '', 'TypeScript extra words'), fc.array(fc.constantFrom(...CODE_LINES), { minLength: 0, maxLength: 30 })).map(([f, lang, lines]) => `${f}${lang}\n${lines.join('\n')}${lines.length ? '\n' : ''}${f}`);
+const code = fc
+  .tuple(fc.constantFrom('```', '~~~', '````'), fc.constantFrom('ts', 'python', 'bash', 'json', 'sql', 'unknownlang', '', 'TypeScript extra words'), fc.array(fc.constantFrom(...CODE_LINES), { minLength: 0, maxLength: 30 }))
+  .map(([f, lang, lines]) => `${f}${lang}\n${lines.join('\n')}${lines.length ? '\n' : ''}${f}`);
 const indentedCode = fc.array(fc.constantFrom('let y = 2;', 'if (a) {', '  b();', '}', 'ファイル'), { minLength: 1, maxLength: 5 }).map((ls) => ls.map((l) => `    ${l}`).join('\n'));
 
 const cell = fc.oneof({ weight: 4, arbitrary: words(0, 3) }, { weight: 1, arbitrary: inlinePiece.map((s) => s.replace(/\|/g, '')) });
@@ -92,7 +94,11 @@ const listLine = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('- [ ] todo', '- [x] done', '- <a href="x">a link</a> https://x.y/z', '- - -', '-', '- ', '  ', '', '- ```', '  ```', '- > quoted') },
 );
 const numbered = fc.tuple(fc.integer({ min: 1, max: 12 }), fc.array(inline, { minLength: 1, maxLength: 12 }), fc.constantFrom('.', ')')).map(([start, items, d]) => items.map((t, i) => `${start + i}${d} ${t}`).join('\n'));
-const listLike = fc.oneof(fc.array(listLine, { minLength: 1, maxLength: 10 }).map((ls) => ls.join('\n')), numbered, list);
+const listLike = fc.oneof(
+  fc.array(listLine, { minLength: 1, maxLength: 10 }).map((ls) => ls.join('\n')),
+  numbered,
+  list,
+);
 
 /** Documents of lists (and a few other blocks), to stress how a stream lexes lists. */
 export const listDocument: fc.Arbitrary<string> = fc
@@ -116,7 +122,10 @@ export const document: fc.Arbitrary<string> = fc
 /** `text` cut at the given (sorted, deduplicated) places. */
 export function cutAt(text: string, cuts: number[]): string[] {
   const at = [0, ...[...new Set(cuts.map((c) => Math.min(text.length, Math.max(0, c))))].sort((a, b) => a - b), text.length];
-  return at.slice(1).map((end, i) => text.slice(at[i], end)).filter((d) => d !== '');
+  return at
+    .slice(1)
+    .map((end, i) => text.slice(at[i], end))
+    .filter((d) => d !== '');
 }
 
 /** A text and the deltas it is streamed in (random cuts, sometimes one character at a time). */
@@ -131,20 +140,45 @@ export function streamed(text: fc.Arbitrary<string>): fc.Arbitrary<{ text: strin
 
 /** Escape sequences and control characters a model's text or a tool's output may carry. */
 export const HOSTILE = [
-  '\x1b[31m', '\x1b[0m', '\x1b[2J', '\x1b[H', '\x1b[?1049h', '\x1b[1;31;4m', '\x1b[38;5;196m',
-  '\x1b]52;c;aGVsbG8gd29ybGQ+Lz0=\x07', '\x1b]52;c;SGk=\x1b\\', '\x1b]8;;https://evil.example/?a=b c\x1b\\link\x1b]8;;\x1b\\', '\x1b]0;new title\x07',
-  '\x1bP+q544e\x1b\\', '\x1b_apc\x1b\\', '\x1b^pm\x1b\\', '\x1bc', '\x1b7', '\x1b(0',
-  '\x07', '\b', '\r', '\x00', '\x0e', '\x7f', '\x9b31m', '\x9b', '\x9d0;title\x9c', '\x90dcs\x9c', '\x85', '\x1b', '\x1b[', '\x1b]8;;',
+  '\x1b[31m',
+  '\x1b[0m',
+  '\x1b[2J',
+  '\x1b[H',
+  '\x1b[?1049h',
+  '\x1b[1;31;4m',
+  '\x1b[38;5;196m',
+  '\x1b]52;c;aGVsbG8gd29ybGQ+Lz0=\x07',
+  '\x1b]52;c;SGk=\x1b\\',
+  '\x1b]8;;https://evil.example/?a=b c\x1b\\link\x1b]8;;\x1b\\',
+  '\x1b]0;new title\x07',
+  '\x1bP+q544e\x1b\\',
+  '\x1b_apc\x1b\\',
+  '\x1b^pm\x1b\\',
+  '\x1bc',
+  '\x1b7',
+  '\x1b(0',
+  '\x07',
+  '\b',
+  '\r',
+  '\x00',
+  '\x0e',
+  '\x7f',
+  '\x9b31m',
+  '\x9b',
+  '\x9d0;title\x9c',
+  '\x90dcs\x9c',
+  '\x85',
+  '\x1b',
+  '\x1b[',
+  '\x1b]8;;',
 ];
 
 /** Ordinary Markdown with escape sequences and controls inserted at random places. */
-export const hostileDocument: fc.Arbitrary<string> = fc
-  .tuple(document, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...HOSTILE)), { minLength: 1, maxLength: 12 }))
-  .map(([doc, inserts]) => {
-    let out = doc;
-    for (const [at, s] of inserts) {
-      const i = at % (out.length + 1);
-      out = out.slice(0, i) + s + out.slice(i);
-    }
-    return out;
-  });
+export const hostileDocument: fc.Arbitrary<string> = fc.tuple(document, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...HOSTILE)), { minLength: 1, maxLength: 12 })).map(([doc, inserts]) => {
+  let out = doc;
+  for (const [at, s] of inserts) {
+    const i = at % (out.length + 1);
+    out = out.slice(0, i) + s + out.slice(i);
+  }
+  return out;
+});

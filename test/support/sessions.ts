@@ -174,17 +174,23 @@ export function expectValidActivePath(store: SessionStore, context = ''): void {
     const ids = m.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : []));
     const after = messages.slice(i + 1);
     for (const id of ids) {
-      expect(after.filter((f) => f.role === 'toolResult' && f.toolCallId === id), `${context}: results of call ${id}`).toHaveLength(1);
+      expect(
+        after.filter((f) => f.role === 'toolResult' && f.toolCallId === id),
+        `${context}: results of call ${id}`,
+      ).toHaveLength(1);
     }
     const following = messages.slice(i + 1, i + 1 + ids.length).map((f) => (f.role === 'toolResult' ? f.toolCallId : `<${f.role}>`));
     expect(following, `${context}: results right after the assistant message`).toEqual(ids);
   });
   const calls = messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((c) => c.type === 'toolCall') : []));
-  expect(messages.filter((m) => m.role === 'toolResult'), `${context}: no orphan results`).toHaveLength(calls.length);
+  expect(
+    messages.filter((m) => m.role === 'toolResult'),
+    `${context}: no orphan results`,
+  ).toHaveLength(calls.length);
 }
 
 export function userText(e: SessionEntry | undefined): string | undefined {
-  if (!e || e.type !== 'message' || e.message.role !== 'user') return undefined;
+  if (e?.type !== 'message' || e.message.role !== 'user') return undefined;
   return e.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 

@@ -36,7 +36,9 @@ export class TmuxSession {
     this.exitFile = join(tempDir('mini-agent-tmux-'), 'exit');
     const env = { TERM: 'xterm-256color', HOME: this.home, MINI_AGENT_HOME: this.home, MINI_AGENT_NO_COMPILE_CACHE: '1', LANG: 'C.UTF-8', ...opts.env };
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+    const assignments = Object.entries(env)
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(' ');
     const command = [process.execPath, BIN, ...args].map(quote).join(' ') + (opts.stdin ? ` < ${quote(opts.stdin)}` : '');
     // After the CLI exits: its exit code, and whether the terminal is back in cooked mode (icanon, echo).
     const after = `echo "EXIT=$?"; stty -a | grep -o -- '-\\?icanon' | head -1 > ${quote(this.exitFile)}.stty; echo done > ${quote(this.exitFile)}; sleep 600`;
@@ -46,7 +48,31 @@ export class TmuxSession {
     // history-limit applies to panes created after it is set: set it first, in the same server start.
     // exit-empty off: the server outlives a test's last session, so the next test never races its
     // shutdown ("server exited unexpectedly"); killServer() ends it after the file.
-    this.tmux(['start-server', ';', 'set-option', '-g', 'exit-empty', 'off', ';', 'set-option', '-g', 'history-limit', '100000', ';', 'new-session', '-d', '-s', this.name, '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 30), '-c', opts.cwd, `${wait}env ${assignments} ${command}; ${after}`]);
+    this.tmux([
+      'start-server',
+      ';',
+      'set-option',
+      '-g',
+      'exit-empty',
+      'off',
+      ';',
+      'set-option',
+      '-g',
+      'history-limit',
+      '100000',
+      ';',
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(opts.columns ?? 100),
+      '-y',
+      String(opts.rows ?? 30),
+      '-c',
+      opts.cwd,
+      `${wait}env ${assignments} ${command}; ${after}`,
+    ]);
     // The output goes to a file, so a waiter looks at the screen when something was written
     // rather than on a fixed beat. Without a recording, bytes before the pipe is attached only
     // mean one look later.

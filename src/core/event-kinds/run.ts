@@ -31,10 +31,7 @@ export type LastRun = Static<typeof LastRunSchema>;
 export const SessionStatsSchema = Type.Object({
   session: StatsSchema,
   activePath: StatsSchema,
-  lastRun: Type.Union([
-    LastRunSchema,
-    Type.Null(),
-  ]),
+  lastRun: Type.Union([LastRunSchema, Type.Null()]),
 });
 export type SessionStats = Static<typeof SessionStatsSchema>;
 

@@ -7,8 +7,7 @@ import { codeSpan, quote } from '../markdown-text.js';
 import { base, FileListsSchema, NodeParent, entryKind } from './parts.js';
 import { anything } from './reading.js';
 
-export const BRANCH_SUMMARY_PREFIX =
-  'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
+export const BRANCH_SUMMARY_PREFIX = 'Before this point, another branch of this conversation was explored and then left. Summary of what was done there:\n\n';
 
 /** The message that stands in for a branch that was left, on the new branch. */
 export function branchSummaryMessage(summary: string): UserMessage {

@@ -19,19 +19,7 @@ import { sessionInfoKind } from './session-info.js';
 
 export { branchSummaryKind, compactionFailedKind, compactionKind, labelKind, leafKind, messageKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind };
 
-export const ENTRY_KINDS = [
-  messageKind,
-  compactionKind,
-  branchSummaryKind,
-  compactionFailedKind,
-  labelKind,
-  leafKind,
-  sessionInfoKind,
-  modelChangeKind,
-  modelWindowKind,
-  permissionGrantKind,
-  runKind,
-] as const;
+export const ENTRY_KINDS = [messageKind, compactionKind, branchSummaryKind, compactionFailedKind, labelKind, leafKind, sessionInfoKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind] as const;
 
 type Kind = (typeof ENTRY_KINDS)[number];
 type SchemasOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends { schema: infer S extends TSchema } ? S : never };

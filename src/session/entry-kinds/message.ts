@@ -7,10 +7,7 @@ import { codeSpan, escapeInline, fencedExcerpt, safeText } from '../markdown-tex
 import { base, NodeParent, entryKind } from './parts.js';
 import { anyString, anything, indexable } from './reading.js';
 
-export const MessageEntrySchema = Type.Object(
-  { type: Type.Literal('message'), ...base, parentId: NodeParent, message: MessageSchema },
-  { description: 'A message: a node of the tree.' },
-);
+export const MessageEntrySchema = Type.Object({ type: Type.Literal('message'), ...base, parentId: NodeParent, message: MessageSchema }, { description: 'A message: a node of the tree.' });
 /** A message of the conversation: a node of the tree. */
 export type MessageEntry = Static<typeof MessageEntrySchema>;
 
@@ -38,9 +35,7 @@ export const messageKind = entryKind({
     if (m.role === 'user') return { kind: 'user', text: textOf(m.content) };
     if (m.role === 'toolResult') return { kind: `result`, text: `${m.isError ? '✗' : '✓'} ${m.toolName}: ${textOf(m.content)}` };
     // (filter and map, not flatMap: the export page's script, checked against ES2017, sees this module's types)
-    const calls = m.content
-      .filter((c): c is ToolCall => c.type === 'toolCall')
-      .map((c) => (c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments) ?? '', 40)})`));
+    const calls = m.content.filter((c): c is ToolCall => c.type === 'toolCall').map((c) => (c.argumentsError ? `→ ${c.name}(✗ ${preview(c.rawArguments ?? '', 40)})` : `→ ${c.name}(${preview(JSON.stringify(c.arguments) ?? '', 40)})`));
     const text = textOf(m.content);
     const failed = m.stopReason === 'error' || m.stopReason === 'aborted' ? ` [${m.stopReason}${m.errorMessage ? `: ${m.errorMessage}` : ''}]` : '';
     return { kind: 'assistant', text: [text, ...calls].filter(Boolean).join(' ') + failed };

@@ -11,7 +11,7 @@ export const PermissionGrantEntrySchema = Type.Object(
     /** A permission rule such as `bash(npm test)`. */
     rule: Type.String({ minLength: 1 }),
     /** `hmac-sha256:HEX` over the session id and the rule, keyed by the user's home (app/grant-seal.ts); a grant without a valid seal is not applied. */
-    seal: Type.Optional(Type.String({ description: 'hmac-sha256:HEX of the session id and the rule, keyed by the user\'s home; a grant without a valid seal is not applied.' })),
+    seal: Type.Optional(Type.String({ description: "hmac-sha256:HEX of the session id and the rule, keyed by the user's home; a grant without a valid seal is not applied." })),
   },
   { description: 'An approval given "always, for this session": a permission rule, TOOL or TOOL(PATTERN).' },
 );

@@ -49,7 +49,10 @@ const USABLE: ReadonlySet<Relaxation> = new Set([anyString, positiveNumber]);
  * Then the kind's own `reading` relaxations, each at its path (`a.b`, `a[].b`: in each item).
  */
 export function readingSchema(kind: EntryKind): JsonSchema {
-  const schema = relaxed(withRelaxations(kind, () => true), true);
+  const schema = relaxed(
+    withRelaxations(kind, () => true),
+    true,
+  );
   if (!kind.node) schema.properties = { ...schema.properties, parentId: { anyOf: [{ type: 'string' }, { type: 'null' }] } };
   return schema;
 }
@@ -61,7 +64,10 @@ export function readingSchema(kind: EntryKind): JsonSchema {
  * a neutral value (required) or left out (optional), so no reader meets a field it cannot use.
  */
 export function readForm(kind: EntryKind): JsonSchema {
-  return relaxed(withRelaxations(kind, (r) => USABLE.has(r)), false);
+  return relaxed(
+    withRelaxations(kind, (r) => USABLE.has(r)),
+    false,
+  );
 }
 
 /** The kind's schema (a copy) with those of its relaxations that `take` selects (each path is checked). */

@@ -42,6 +42,12 @@ export const runKind = entryKind({
   schema: RunEntrySchema,
   node: false,
   // Older readers needed only the run's id and a snapshot (the rest is filled in when read).
-  reading: Object.keys(RunRecordSchema.properties).reduce<Record<string, Relaxation>>((r, k) => (k === 'runId' ? r : { ...r, [k]: anything }), { snapshot: indexable }),
+  reading: {
+    ...Object.fromEntries(
+      Object.keys(RunRecordSchema.properties)
+        .filter((k) => k !== 'runId')
+        .map((k): [string, Relaxation] => [k, anything]),
+    ),
+    snapshot: indexable,
+  },
 });
-

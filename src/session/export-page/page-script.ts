@@ -31,7 +31,7 @@ const tree = document.getElementById('tree')!;
 const messages = document.getElementById('messages')!;
 const bar = document.getElementById('selected-path')!;
 const barText = document.getElementById('selected-path-text')!;
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, text?: string | null): HTMLElementTagNameMap[K] {
   const n = document.createElement(tag);
@@ -280,7 +280,7 @@ tree.addEventListener('keydown', (ev) => {
   if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
   const b = entryButton(document.activeElement);
   const next = b && ((ev.key === 'ArrowDown' ? b.nextElementSibling : b.previousElementSibling) as HTMLElement | null);
-  if (next && next.dataset.entryId) {
+  if (next?.dataset.entryId) {
     ev.preventDefault();
     next.focus();
     select(next.dataset.entryId, true);
