@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
-import { flagsHelpModule, withReadmeTables } from '../src/app/config-docs.js';
+import { configJsonSchema, flagsHelpModule, withReadmeTables } from '../src/app/config-docs.js';
 import { checkConfig } from '../src/app/config-check.js';
 import { resolveConfig } from '../src/app/config.js';
 import { SHOWN_ELSEWHERE, showConfig } from '../src/app/config-show.js';
@@ -19,8 +19,30 @@ import { USAGE } from '../src/cli/args.js';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const FLAGS_HELP = fileURLToPath(new URL('../src/app/config-flags-help.generated.ts', import.meta.url));
+const CONFIG_SCHEMA = fileURLToPath(new URL('../docs/config.schema.json', import.meta.url));
 
 describe('generated from the config table', () => {
+  it('docs/config.schema.json is the check\'s schema with each key\'s help and default (regenerate: npm run docs:schema)', () => {
+    const expected = configJsonSchema();
+    if (process.env.UPDATE_SCHEMA) writeFileSync(CONFIG_SCHEMA, JSON.stringify(expected, null, 2) + '\n');
+    expect(JSON.parse(readFileSync(CONFIG_SCHEMA, 'utf8')), 'docs/config.schema.json is out of date: run `npm run docs:schema`').toEqual(expected);
+    const doc = expected as { properties: Record<string, { description?: string; default?: unknown; properties?: Record<string, { default?: unknown }> }> };
+    expect(doc.properties.maxTurns.default).toBe(CONFIG_TABLE.maxTurns.default);
+    expect(doc.properties.maxTurns.description).toBe(CONFIG_TABLE.maxTurns.help);
+    expect(doc.properties.bash.properties?.timeoutSeconds.default).toBe(CONFIG_TABLE['bash.timeoutSeconds'].default);
+    // A file the schema's own compiled check accepts is one checkConfig accepts, and the other way.
+    const check = Compile(expected as never);
+    const accepted = (file: unknown) => {
+      try {
+        checkConfig(file, 'f');
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const file of [{ maxTurns: 3 }, { maxTurns: 'x' }, { bash: { timeoutSeconds: 5 } }, { nope: 1 }]) expect(check.Check(file), JSON.stringify(file)).toBe(accepted(file));
+  });
+
   it("the README's configuration tables and the flags' help lines are current (regenerate: npm run gen:config-docs)", () => {
     const readme = readFileSync(README, 'utf8');
     const expected = withReadmeTables(readme);

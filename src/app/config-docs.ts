@@ -3,7 +3,7 @@
 // that set a key. Pure text; `npm run gen:config-docs` writes them into README.md and
 // app/config-flags-help.generated.ts (the CLI's start-up path does not load the table), and
 // test/config-table.test.ts holds both equal to what this renders.
-import { CONFIG_KEYS, type ConfigKey, type ProjectRule } from '../core/config-table.js';
+import { CONFIG_KEYS, configFileSchema, type ConfigKey, type ProjectRule } from '../core/config-table.js';
 
 type Row = (typeof CONFIG_KEYS)[number];
 
@@ -94,4 +94,27 @@ export function withReadmeTables(readme: string): string {
     out = out.slice(0, start + open.length) + render() + out.slice(end);
   }
   return out;
+}
+
+/**
+ * docs/config.schema.json: the JSON Schema of a config file (`~/.mini-agent/config.json`,
+ * `.mini-agent/config.json`), the check's own schema with each key's help line and default.
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  // A copy by JSON, not structuredClone: rows share schema objects (`Positive`), which must come apart.
+  const doc = JSON.parse(JSON.stringify(configFileSchema())) as { properties: Record<string, Record<string, unknown>> };
+  for (const row of CONFIG_KEYS) {
+    const path = row.key.split('.');
+    let node: Record<string, unknown> | undefined = { properties: doc.properties };
+    for (const part of path) node = (node?.properties as Record<string, Record<string, unknown>> | undefined)?.[part];
+    if (!node) continue;
+    node.description = row.default === undefined && row.defaultText ? `${row.help} (default: ${row.defaultText})` : row.help;
+    if (row.default !== undefined) node.default = row.default;
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'mini-agent config file',
+    description: 'The user config (~/.mini-agent/config.json) and a project config (.mini-agent/config.json); generated from src/core/config-table.ts.',
+    ...doc,
+  };
 }
