@@ -22,7 +22,7 @@ const FLAGS_HELP = fileURLToPath(new URL('../src/app/config-flags-help.generated
 const CONFIG_SCHEMA = fileURLToPath(new URL('../docs/config.schema.json', import.meta.url));
 
 describe('generated from the config table', () => {
-  it('docs/config.schema.json is the check\'s schema with each key\'s help and default (regenerate: npm run docs:schema)', () => {
+  it("docs/config.schema.json is the check's schema with each key's help and default (regenerate: npm run docs:schema)", () => {
     const expected = configJsonSchema();
     if (process.env.UPDATE_SCHEMA) writeFileSync(CONFIG_SCHEMA, JSON.stringify(expected, null, 2) + '\n');
     expect(JSON.parse(readFileSync(CONFIG_SCHEMA, 'utf8')), 'docs/config.schema.json is out of date: run `npm run docs:schema`').toEqual(expected);
