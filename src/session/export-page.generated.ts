@@ -56,7 +56,7 @@ export const PAGE_SCRIPT = [
   "  var messages = document.getElementById(\"messages\");",
   "  var bar = document.getElementById(\"selected-path\");",
   "  var barText = document.getElementById(\"selected-path-text\");",
-  "  var hasOwn = (o, k) => Object.hasOwn(o, k);",
+  "  var hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);",
   "  function el(tag, cls, text) {",
   "    const n = document.createElement(tag);",
   "    if (cls) n.className = cls;",

@@ -31,7 +31,8 @@ const tree = document.getElementById('tree')!;
 const messages = document.getElementById('messages')!;
 const bar = document.getElementById('selected-path')!;
 const barText = document.getElementById('selected-path-text')!;
-const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
+// biome-ignore lint/suspicious/noPrototypeBuiltins: the page is ES2017 (tsconfig.page.json), before Object.hasOwn
+const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, text?: string | null): HTMLElementTagNameMap[K] {
   const n = document.createElement(tag);
