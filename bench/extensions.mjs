@@ -120,7 +120,7 @@ export async function extensionBenchmarks({ root, work, report }) {
     }
     files.push(join(cwd, 'AGENTS.md'), join(home, 'AGENTS.md'));
     const load = async () => {
-      const ext = await mod.AgentExtensions.load({ cwd, env, config, trusted: false });
+      const ext = await mod.AgentExtensions.load({ cwd, home, env, config, trusted: false });
       const prepared = await ext.prepareRun({ signal: new AbortController().signal, messages: () => [] });
       if (!prepared.systemContext.includes('skill-199')) throw new Error('the skills were not listed');
     };
