@@ -24,10 +24,18 @@ export function entryShapeError(value: unknown): string | undefined {
   return `${value.type} entry: ${schemaProblem(readingSchema(kindNamed(value.type)), value) ?? 'does not match its schema'}`;
 }
 
-/** A line that passed `entryShapeError`, as the readers get it: as it is, or filled in to its kind's read form. */
-export function readEntry<T>(value: T & { type: string }): T {
-  if (READ_FORM_CHECKS.get(value.type)?.(value) !== false) return value;
-  return filledIn(readForm(kindNamed(value.type)), value) as T;
+/**
+ * A parsed line as the readers get it, or why it is skipped. A line in its kind's read form (every
+ * line mini-agent writes) passes one check and is used as it is; only another line is checked
+ * against the reading schema (the read form is stricter, so this is the same verdict as checking
+ * that first) and then filled in to the read form.
+ */
+export function readEntry<T extends { type: string }>(value: unknown): { entry: T } | { problem: string } {
+  if (isPlainObject(value) && typeof value.id === 'string' && value.id !== '' && typeof value.type === 'string' && READ_FORM_CHECKS.get(value.type)?.(value)) return { entry: value as unknown as T };
+  const problem = entryShapeError(value);
+  if (problem !== undefined) return { problem };
+  const entry = value as T;
+  return { entry: filledIn(readForm(kindNamed(entry.type)), entry) as T };
 }
 
 /** `value` made to match `s`: a wrong or missing required field gets a neutral value, a wrong optional one is left out; the rest is kept. */

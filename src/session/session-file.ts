@@ -2,7 +2,7 @@
 // warnings out); the append sink is the only place that writes.
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readAt } from '../core/read-at.js';
-import { entryShapeError, SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './entries.js';
 import { readEntry } from './entry-shape.js';
 import { SessionFileError } from './session-file-error.js';
 
@@ -48,12 +48,12 @@ export function parseSessionText(input: string | Buffer, label: string): ParsedS
       warnings.push(isLast && needsNewline ? `${label}: line ${lineNo} is incomplete (torn write, ${line.length} chars); it is set aside and the next entry starts on a new line` : `${label}: line ${lineNo} is not valid JSON; skipped`);
       continue;
     }
-    const problem = entryShapeError(value);
-    if (problem) {
-      warnings.push(`${label}: line ${lineNo}: ${problem}; skipped`);
+    const read = readEntry<SessionEntry>(value);
+    if ('problem' in read) {
+      warnings.push(`${label}: line ${lineNo}: ${read.problem}; skipped`);
       continue;
     }
-    const entry = readEntry(value as SessionEntry);
+    const entry = read.entry;
     if (seen.has(entry.id)) {
       warnings.push(`${label}: line ${lineNo}: duplicate entry id "${entry.id}"; skipped`);
       continue;
