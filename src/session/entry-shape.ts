@@ -12,6 +12,19 @@ import { readForm, readingSchema, type JsonSchema } from './entry-kinds/reading.
 
 const kindNamed = (type: string): EntryKind => ENTRY_KINDS.find((k) => k.type === type)!;
 
+// The schemas a line that is not in its kind's read form is walked against, derived once per kind
+// on first need (a memo of pure functions: an older file may hold 100,000 such lines).
+const derived = new Map<string, { reading: JsonSchema; readForm: JsonSchema }>();
+function schemasOf(type: string): { reading: JsonSchema; readForm: JsonSchema } {
+  let found = derived.get(type);
+  if (!found) {
+    const kind = kindNamed(type);
+    found = { reading: readingSchema(kind), readForm: readForm(kind) };
+    derived.set(type, found);
+  }
+  return found;
+}
+
 /** Checks an entry against its kind's reading schema; returns a reason when it is wrong. */
 export function entryShapeError(value: unknown): string | undefined {
   if (!isPlainObject(value)) return 'not a JSON object';
@@ -21,7 +34,7 @@ export function entryShapeError(value: unknown): string | undefined {
   const check = ENTRY_CHECKS.get(value.type);
   if (!check) return `unknown entry type "${value.type}"`;
   if (check(value)) return undefined;
-  return `${value.type} entry: ${schemaProblem(readingSchema(kindNamed(value.type)), value) ?? 'does not match its schema'}`;
+  return `${value.type} entry: ${schemaProblem(schemasOf(value.type).reading, value) ?? 'does not match its schema'}`;
 }
 
 /**
@@ -35,7 +48,7 @@ export function readEntry<T extends { type: string }>(value: unknown): { entry: 
   const problem = entryShapeError(value);
   if (problem !== undefined) return { problem };
   const entry = value as T;
-  return { entry: filledIn(readForm(kindNamed(entry.type)), entry) as T };
+  return { entry: filledIn(schemasOf(entry.type).readForm, entry) as T };
 }
 
 /** `value` made to match `s`: a wrong or missing required field gets a neutral value, a wrong optional one is left out; the rest is kept. */
