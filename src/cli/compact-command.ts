@@ -7,9 +7,9 @@ import { uncompact } from '../session/compaction-plan.js';
 import { agentHome, sessionPlace } from '../session/paths.js';
 import { continueSession, resolveSession } from '../session/resolve.js';
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export async function compactCommand(args: { session?: string; focus?: string; agent: AgentFlags }, io: CliIo): Promise<number> {
+export async function compactCommand(args: { session?: string; focus?: string; agent: AgentFlags }, io: FrontEndIo): Promise<number> {
   const session = args.session !== undefined ? { resume: args.session } : args.agent.session === 'new' ? 'continue' : args.agent.session;
   const agent = await createAgent({ cwd: io.cwd, env: io.env, ...args.agent, session });
   try {
@@ -26,7 +26,7 @@ export async function compactCommand(args: { session?: string; focus?: string; a
   }
 }
 
-export function uncompactCommand(args: { session?: string }, io: CliIo): number {
+export function uncompactCommand(args: { session?: string }, io: FrontEndIo): number {
   const place = sessionPlace(agentHome(io.env), io.cwd);
   const { cwd } = place;
   const file = args.session !== undefined ? resolveSession(args.session, place) : continueSession(place);

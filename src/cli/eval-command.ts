@@ -6,9 +6,9 @@ import type { AgentFlags } from '../app/flags.js';
 import { prepareMemoryEval } from '../app/memory-eval.js';
 import { PLANTED_FACTS, type FactId, type MemoryReport, type RoundReport } from '../app/memory-probe.js';
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean }, io: CliIo): Promise<number> {
+export async function evalCommand(args: { suite: 'memory'; agent: AgentFlags; rounds: number; json: boolean }, io: FrontEndIo): Promise<number> {
   const out = (line: string) => io.stdout.write(line + '\n');
   const probe = await prepareMemoryEval({ cwd: io.cwd, env: io.env, flags: args.agent });
   for (const w of probe.warnings) io.stderr.write(`mini-agent: warning: ${w}\n`);

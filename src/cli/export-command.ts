@@ -5,9 +5,9 @@ import { agentHome, sessionPlace } from '../session/paths.js';
 import { resolveSession } from '../session/resolve.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }, io: CliIo): Promise<number> {
+export async function exportCommand(args: { session: string; format: ExportFormat; output?: string }, io: FrontEndIo): Promise<number> {
   const store = SessionStore.open(resolveSession(args.session, sessionPlace(agentHome(io.env), io.cwd)));
   for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
   const text = await exportText(store, args.format);

@@ -1,7 +1,7 @@
 // The CLI bundle's entry (bin/mini-agent loads it): runs runCli (run-cli.ts) with this process's
 // workspace, environment, streams and signals, and exits with its code once the output is out.
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo, CliSignal } from './io.js';
+import { processIo } from '../app/front-end-io.js';
 import { runCli } from './run-cli.js';
 
 // MINI_AGENT_TIMINGS=FILE (core/timings.ts): start-up marks. Their module loads only when asked
@@ -9,24 +9,6 @@ import { runCli } from './run-cli.js';
 const startedAt = performance.now();
 const timings = process.env.MINI_AGENT_TIMINGS ? await import('../core/timings.js') : undefined;
 timings?.mark('main', startedAt);
-
-const processIo: CliIo = {
-  cwd: process.cwd(),
-  env: process.env,
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  onSignal(listener) {
-    const on = (sig: CliSignal) => listener(sig);
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-    return () => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-    };
-  },
-  exitNow: (code) => process.exit(code),
-};
 
 /** Resolves once what was written to `stream` has been handed to the OS (at most 2 s: a reader that went away must not keep us). */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
@@ -38,7 +20,7 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-runCli(process.argv.slice(2), processIo).then(
+runCli(process.argv.slice(2), processIo()).then(
   async (code) => {
     timings?.mark('done');
     // Exit as soon as the output is out. Waiting for the event loop to empty costs ~170 ms after

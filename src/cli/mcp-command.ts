@@ -8,9 +8,9 @@ import { AgentExtensions } from '../app/extensions.js';
 import type { AgentFlags } from '../app/flags.js';
 import { EXIT } from '../app/exit-codes.js';
 import { preview } from '../core/types.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }, io: CliIo): Promise<number> {
+export async function mcpListCommand(args: { agent: AgentFlags; json: boolean }, io: FrontEndIo): Promise<number> {
   const ctx = agentContext({ cwd: io.cwd, env: io.env }); // the workspace and environment, read once
   const a = args.agent;
   // The same flags → configuration mapping as an agent's (every shared flag counts).

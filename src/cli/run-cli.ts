@@ -1,5 +1,5 @@
 // The CLI as a function: `runCli(argv, io)` parses the arguments, runs the command against `io`
-// (cli/io.ts: workspace, environment, streams, signals) and resolves with the exit code. It loads
+// (app/front-end-io.ts: workspace, environment, streams, signals) and resolves with the exit code. It loads
 // the heavy parts only when needed, so `--version` and `--help` touch nothing but this file,
 // args.ts and guard.ts. bin/mini-agent runs it through main.ts with the process's own io; tests
 // run it in process. An error with a kind anywhere below becomes one stderr line and its kind's
@@ -7,21 +7,21 @@
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 import { EXIT } from '../app/exit-codes.js';
 import { guarded } from './guard.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
 declare const __MINI_AGENT_VERSION__: string | undefined;
 export const VERSION = typeof __MINI_AGENT_VERSION__ === 'string' ? __MINI_AGENT_VERSION__ : '0.0.0-dev';
 
-export type { CliIo, CliSignal } from './io.js';
+export type { FrontEndIo, FrontEndSignal } from '../app/front-end-io.js';
 
 /** Runs `mini-agent ARGV` against `io`; resolves with the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: FrontEndIo): Promise<number> {
   const args = await guarded(io, () => parseCliArgs(argv), { hint: 'Run "mini-agent --help" for usage.' });
   if (typeof args === 'number') return args;
   return guarded(io, () => dispatch(args, argv, io));
 }
 
-async function dispatch(args: CliArgs, argv: string[], io: CliIo): Promise<number> {
+async function dispatch(args: CliArgs, argv: string[], io: FrontEndIo): Promise<number> {
   switch (args.command) {
     case 'version':
       io.stdout.write(`mini-agent ${VERSION}\n`);
@@ -96,7 +96,7 @@ async function dispatch(args: CliArgs, argv: string[], io: CliIo): Promise<numbe
 }
 
 /** `mini-agent` with no prompt, stdin and stdout a terminal, and no flag that means print mode. */
-function wantsConversation(args: Extract<CliArgs, { command: 'run' }>, io: CliIo): boolean {
+function wantsConversation(args: Extract<CliArgs, { command: 'run' }>, io: FrontEndIo): boolean {
   return (
     args.prompt === undefined &&
     io.stdin.isTTY === true &&

@@ -20,10 +20,10 @@ import type { AgentFlags } from '../app/flags.js';
 import type { RunArgs } from './args.js';
 import { terminalAsker } from './ask-permission.js';
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo, CliOutput, CliSignal } from './io.js';
+import type { FrontEndIo, FrontEndOutput, FrontEndSignal } from '../app/front-end-io.js';
 import { jsonlRenderer, textRenderer } from './render.js';
 
-export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
+export async function runCommand(args: RunArgs, io: FrontEndIo): Promise<number> {
   mark('modules');
   const cwd = io.cwd;
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
@@ -69,8 +69,8 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
 
   // SIGINT/SIGTERM abort the run cleanly; a second signal exits at once (every
   // appended line is already whole, so the session file stays consistent).
-  let signalled: CliSignal | undefined;
-  const onSignal = (sig: CliSignal) => {
+  let signalled: FrontEndSignal | undefined;
+  const onSignal = (sig: FrontEndSignal) => {
     if (signalled) return io.exitNow(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
     signalled = sig;
     if (!args.json) err.write(`\nmini-agent: ${sig} received, stopping (again to force)\n`);
@@ -115,7 +115,7 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
  * EPIPE stops the output instead of crashing the process, so the run still finishes and the
  * session is left consistent.
  */
-function guardedOutput(stream: CliOutput): { write(text: string): void } {
+function guardedOutput(stream: FrontEndOutput): { write(text: string): void } {
   let closed = false;
   // EPIPE (the reader went away) or any other write error: stop writing, keep running.
   stream.on('error', () => {
@@ -129,7 +129,7 @@ function guardedOutput(stream: CliOutput): { write(text: string): void } {
 }
 
 /** `--branch ENTRY` / `--fork ENTRY` without a prompt: move the leaf, or create the fork, and stop. */
-function moveOnly(flags: AgentFlags, io: CliIo): number {
+function moveOnly(flags: AgentFlags, io: FrontEndIo): number {
   const opened = openSession({ place: sessionPlace(agentHome(io.env), io.cwd), session: flags.session, branch: flags.branch, fork: flags.fork });
   const { store, moved } = opened;
   for (const note of opened.notes) io.stderr.write(`mini-agent: ${note}\n`);
@@ -160,7 +160,7 @@ export function describeFailure(error: ModelError, provider: string, c: Effectiv
 }
 
 /** `mini-agent --show-config`: the effective configuration, every value with its source, keys redacted. */
-export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }, io: CliIo): Promise<number> {
+export async function showConfigCommand(args: { agent: AgentFlags; json: boolean }, io: FrontEndIo): Promise<number> {
   const a = args.agent;
   const place = sessionPlace(agentHome(io.env), io.cwd); // the environment is read here, once
   const resolved = loadConfig(
@@ -205,7 +205,7 @@ export async function showConfigCommand(args: { agent: AgentFlags; json: boolean
   return EXIT.completed;
 }
 
-async function readPromptFromStdin(io: CliIo, emptyIsFine = false): Promise<string> {
+async function readPromptFromStdin(io: FrontEndIo, emptyIsFine = false): Promise<string> {
   if (io.stdin.isTTY) throw new UsageError('no prompt: pass it as an argument, e.g. mini-agent "fix the failing test"');
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(chunk as Buffer);

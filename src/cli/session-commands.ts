@@ -13,9 +13,9 @@ import { continueSession, resolveEntry, resolveSession } from '../session/resolv
 import { openForWrite } from '../app/session-open.js';
 import { formatStats, formatTree } from '../session/tree-text.js';
 import { treeJson } from '../session/tree-json.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export function sessionsCommand(args: { all: boolean; json: boolean }, io: CliIo): number {
+export function sessionsCommand(args: { all: boolean; json: boolean }, io: FrontEndIo): number {
   const out = stdoutOf(io);
   const { cwd, home, sessions } = here(io);
   const files = args.all ? listAllSessionFiles(allSessionsDir(home)) : listSessionFiles(sessions);
@@ -57,20 +57,20 @@ export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boo
 }
 
 /** The workspace and its sessions folders: the environment is read here, at the edge. */
-function here(io: CliIo) {
+function here(io: FrontEndIo) {
   return sessionPlace(agentHome(io.env), io.cwd);
 }
 
-function stdoutOf(io: CliIo): (s: string) => void {
+function stdoutOf(io: FrontEndIo): (s: string) => void {
   return (s) => void io.stdout.write(s);
 }
 
-function openForReading(spec: string | undefined, io: CliIo): SessionStore {
+function openForReading(spec: string | undefined, io: FrontEndIo): SessionStore {
   const file = spec === undefined ? continueSession(here(io)) : resolveSession(spec, here(io));
   return SessionStore.open(file);
 }
 
-export function treeCommand(args: { session?: string; json: boolean }, io: CliIo): number {
+export function treeCommand(args: { session?: string; json: boolean }, io: FrontEndIo): number {
   const out = stdoutOf(io);
   const store = openForReading(args.session, io);
   for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
@@ -80,7 +80,7 @@ export function treeCommand(args: { session?: string; json: boolean }, io: CliIo
   return EXIT.completed;
 }
 
-export function labelCommand(args: { session: string; entry: string; label: string | null }, io: CliIo): number {
+export function labelCommand(args: { session: string; entry: string; label: string | null }, io: FrontEndIo): number {
   const file = resolveSession(args.session, here(io));
   const { store, lock } = openForWrite(file, io.cwd);
   try {
@@ -96,7 +96,7 @@ export function labelCommand(args: { session: string; entry: string; label: stri
   }
 }
 
-export function nameCommand(args: { session: string; name: string }, io: CliIo): number {
+export function nameCommand(args: { session: string; name: string }, io: FrontEndIo): number {
   const file = resolveSession(args.session, here(io));
   const { store, lock } = openForWrite(file, io.cwd);
   try {

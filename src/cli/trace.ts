@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { formatTrace, parseTrace } from '../app/trace-text.js';
 import { EXIT } from '../app/exit-codes.js';
 import { resolve } from 'node:path';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export function traceCommand(args: { file: string; verbose: boolean }, io: CliIo): number {
+export function traceCommand(args: { file: string; verbose: boolean }, io: FrontEndIo): number {
   let text: string;
   try {
     text = readFileSync(resolve(io.cwd, args.file), 'utf8');

@@ -6,9 +6,9 @@ import { projectConfigHash, projectConfigFile, trustRecords, trustWorkspace, unt
 import { readConfigFile } from '../app/config.js';
 import { ruleFor } from '../app/project-config.js';
 import { EXIT } from '../app/exit-codes.js';
-import type { CliIo } from './io.js';
+import type { FrontEndIo } from '../app/front-end-io.js';
 
-export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }, io: CliIo): number {
+export function trustCommand(args: { dir?: string; list?: boolean; json?: boolean }, io: FrontEndIo): number {
   if (args.list) return listTrusted(args.json === true, io);
   const { path, change } = trustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
   const widening = wideningKeys(path);
@@ -21,7 +21,7 @@ export function trustCommand(args: { dir?: string; list?: boolean; json?: boolea
   return EXIT.completed;
 }
 
-export function untrustCommand(args: { dir?: string }, io: CliIo): number {
+export function untrustCommand(args: { dir?: string }, io: FrontEndIo): number {
   const { path, removed } = untrustWorkspace(args.dir ?? io.cwd, io.cwd, agentHome(io.env));
   io.stdout.write(removed ? `untrusted ${path}: its .mini-agent/config.json may only narrow what you allowed from now on\n` : `${path} was not trusted\n`);
   return EXIT.completed;
@@ -50,7 +50,7 @@ function wideningKeys(dir: string): string[] {
   return keys;
 }
 
-function listTrusted(json: boolean, io: CliIo): number {
+function listTrusted(json: boolean, io: FrontEndIo): number {
   const rows = trustRecords(agentHome(io.env)).map((r) => {
     let state: string;
     if (r.configHash === null) state = 'trusted before config versions were recorded: trust it again';

@@ -4,7 +4,7 @@
 // smoke tests that need one (stdin from a pipe, signals, a crash, the built bundle) keep runCli
 // from helpers.ts. The CLI reads no `process` state, so runs share nothing but module caches.
 import { Readable, Writable } from 'node:stream';
-import { runCli as runCliIn, type CliIo } from '../../src/cli/run-cli.js';
+import { runCli as runCliIn, type FrontEndIo } from '../../src/cli/run-cli.js';
 import { tempDir, type CliOptions, type CliResult } from './helpers.js';
 
 /** Options of an in-process run: those of a process run that need no process. */
@@ -17,7 +17,7 @@ export async function cliInProcess(args: string[], opts: InProcessOptions): Prom
   const stderr = collector();
   let exitNow: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => (exitNow = resolve));
-  const io: CliIo = {
+  const io: FrontEndIo = {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: home, MINI_AGENT_HOME: home, MINI_AGENT_NO_COMPILE_CACHE: '1', ...opts.env },
     stdin: Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]),
