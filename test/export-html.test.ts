@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
 import { PAGE_SCRIPT_FILE, renderPageScript } from '../scripts/page-script.mjs';
@@ -204,6 +204,9 @@ describe('HTML export in headless Chromium', () => {
 
   async function setup(): Promise<void> {
     if (chromiumPath === undefined) return;
+    // Loaded only with a browser to drive: a run without one (system-tools.test.ts runs this file
+    // three times that way) does not pay for playwright-core's import.
+    const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: chromiumPath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -163,8 +163,10 @@ describe('durability: SIGKILL at random points', () => {
         });
       }
 
-      // 2. A new process takes over the dead one's lock, repairs the tree and completes.
-      const resumed = await jsonRun(['--session', file], resumeScript, 'resume', { cwd, home });
+      // 2. A new run takes over the dead process's lock, repairs the tree and completes. It runs
+      // the CLI in process: what is under test here is the killed process's file and lock, and a
+      // process start per resume doubled this test's time.
+      const resumed = await jsonRunInProcess(['--session', file], resumeScript, 'resume', { cwd, home });
       expect(resumed.code, ctx(i, `${what}: resume exit code; stderr: ${resumed.stderr}`)).toBe(0);
       expect(resumed.settled?.stopReason).toBe('completed');
       expect(existsSync(`${file}.lock`), ctx(i, 'the resumed run released the lock')).toBe(false);
