@@ -1,6 +1,6 @@
-// RPC mode through a real child process (`mini-agent --rpc`): a full conversation, framing (5 MB
-// lines, U+2028), errors that never stop the process, EOF and SIGTERM, stdout purity while a tool
-// writes to stdout, and every stdout line validated against docs/rpc.schema.json and
+// RPC mode (runRpc in process, as `mini-agent --rpc` runs it): a full conversation, framing (5 MB
+// lines, U+2028), errors that never stop the process; through a real child process: EOF and
+// SIGTERM, stdout purity while a tool writes to stdout; and every stdout line validated against docs/rpc.schema.json and
 // docs/events.schema.json (their TypeBox sources). docs/rpc.schema.json is checked here too.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,11 +38,11 @@ function expectPure(client: RpcClient): void {
   }
 }
 
-function start(turns: ScriptTurn[], more: string[] = [], opts: { cwd?: string; home?: string } = {}): { client: RpcClient; cwd: string; home: string } {
+function start(turns: ScriptTurn[], more: string[] = [], opts: { cwd?: string; home?: string; process?: boolean } = {}): { client: RpcClient; cwd: string; home: string } {
   const cwd = opts.cwd ?? tempDir();
   const home = opts.home ?? tempDir('mini-agent-home-');
   const script = writeScript(cwd, turns, `rpc-${Math.random().toString(16).slice(2)}.json`);
-  return { client: new RpcClient(['--script', script, ...more], { cwd, home }), cwd, home };
+  return { client: new RpcClient(['--script', script, ...more], { cwd, home, process: opts.process }), cwd, home };
 }
 
 const settled = (l: RpcLine) => l.type === 'run_settled';
@@ -193,7 +193,7 @@ describe('RPC mode', () => {
   }, 60_000);
 
   it('EOF mid-run: the run settles (its events are written), then the process exits 0', async () => {
-    const { client } = start([{ text: 'a slow answer that keeps streaming for a while', delayMs: 10 }]);
+    const { client } = start([{ text: 'a slow answer that keeps streaming for a while', delayMs: 10 }], [], { process: true });
     ok(await client.send({ type: 'prompt', message: 'go' }));
     await client.waitFor((l) => l.type === 'text_delta');
     const exit = await client.end();
@@ -204,10 +204,10 @@ describe('RPC mode', () => {
 
   it('SIGTERM mid-run: the run is aborted, the session stays valid, exit 143', async () => {
     const cwd = tempDir();
-    const { client } = start([{ text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', delayMs: 20 }, { text: 'resumed fine' }], ['--session', join(cwd, 's.jsonl')], { cwd });
+    const { client } = start([{ text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', delayMs: 20 }, { text: 'resumed fine' }], ['--session', join(cwd, 's.jsonl')], { cwd, process: true });
     ok(await client.send({ type: 'prompt', message: 'go' }));
     await client.waitFor((l) => l.type === 'text_delta');
-    client.child.kill('SIGTERM');
+    client.child!.kill('SIGTERM');
     expect(await client.exited).toEqual({ code: 143, signal: null });
     expect(client.events().at(-1)).toMatchObject({ type: 'run_settled', stopReason: 'aborted' });
     expectPure(client);

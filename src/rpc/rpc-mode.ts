@@ -6,6 +6,7 @@
 import { createAgent } from '../app/agent.js';
 import { errorKindOf } from '../app/errors.js';
 import { EXIT, reportFailure } from '../app/exit-codes.js';
+import { processIo, type FrontEndIo, type FrontEndSignal } from '../app/front-end-io.js';
 import type { Agent, CreateAgentOptions } from '../app/types.js';
 import { isPlainObject } from '../core/types.js';
 import { commandProblem, HANDLERS, isCommandType, type RpcContext } from './commands.js';
@@ -19,6 +20,8 @@ export interface RpcIo {
   write(line: string): void;
   /** Writes a diagnostic line for humans (stderr). */
   log(text: string): void;
+  /** SIGINT and SIGTERM: the process's own (processIo), or a test's. */
+  onSignal: FrontEndIo['onSignal'];
 }
 
 /** The exit codes of RPC mode besides a failure's (reportFailure): EOF, and the signals. */
@@ -29,18 +32,34 @@ export interface RpcModeOptions {
   verbose?: boolean;
 }
 
+/** The protocol's own way to stdout once takeOverStdout() has sent every other stdout write to stderr. */
+export interface ProtocolOut {
+  write(line: string): void;
+  /** Resolves once what was written has been handed to the OS. */
+  flushed(): Promise<void>;
+}
+
 /**
- * The process version of RPC mode: takes over stdout for the protocol (every other stdout write
- * goes to stderr), handles SIGTERM/SIGINT, and resolves with the exit code once stdout is flushed.
+ * Takes over process.stdout for the protocol: from now on any other write to it (a tool, an SDK,
+ * console.log) goes to stderr, and a client that went away is not an error (the run still settles).
  */
-export async function runRpcProcess(options: CreateAgentOptions, mode: RpcModeOptions = {}): Promise<number> {
+export function takeOverStdout(): ProtocolOut {
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout) as (line: string, done?: () => void) => boolean;
   const toStderr = process.stderr.write.bind(process.stderr);
   stdout.write = ((chunk: unknown, ...rest: unknown[]) => (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
-  stdout.on('error', () => undefined); // the client went away: the run still settles and the session stays valid
-  const code = await runRpcMode(options, { input: process.stdin, write: (line) => void protocolWrite(line), log: (text) => void toStderr(text + '\n') }, mode);
-  await new Promise<void>((resolve) => void protocolWrite('', () => resolve()));
+  stdout.on('error', () => undefined);
+  return { write: (line) => void protocolWrite(line), flushed: () => new Promise<void>((resolve) => void protocolWrite('', () => resolve())) };
+}
+
+/**
+ * The process version of RPC mode for an embedder's own entry (the SDK's options, extra tools):
+ * stdout for the protocol alone, the process's signals; resolves with the exit code once stdout is flushed.
+ */
+export async function runRpcProcess(options: CreateAgentOptions, mode: RpcModeOptions = {}): Promise<number> {
+  const protocol = takeOverStdout();
+  const code = await runRpcMode(options, { input: process.stdin, write: protocol.write, log: (text) => void process.stderr.write(`${text}\n`), onSignal: processIo().onSignal }, mode);
+  await protocol.flushed();
   return code;
 }
 
@@ -81,7 +100,7 @@ function serve(agent: Agent, io: RpcIo, rpc: RpcContext, verboseLog?: (text: str
       handleAll(splitter.end());
       void chain.then(() => finish(EXIT_RPC.ok));
     };
-    const onSignal = (signal: NodeJS.Signals) => {
+    const onSignal = (signal: FrontEndSignal) => {
       if (finishing) return;
       io.log(`mini-agent: ${signal} received, stopping the run`);
       agent.abort();
@@ -95,14 +114,12 @@ function serve(agent: Agent, io: RpcIo, rpc: RpcContext, verboseLog?: (text: str
       (io.input as NodeJS.ReadableStream & { destroy?(): void }).destroy?.();
       await agent.idle(); // the run in progress settles (its last events are written) first
       await agent.close();
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      offSignal();
       resolve(code);
     };
     io.input.on('data', onData);
     io.input.on('end', onEnd);
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    const offSignal = io.onSignal(onSignal);
   });
 }
 
