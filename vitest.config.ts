@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Files that need a module graph of their own: they mock node modules (vi.mock), which must not
 // leak into, or be defeated by, modules that another file in the same worker already loaded.
 const ISOLATED = ['test/read-file-tail.test.ts', 'test/session-store.test.ts'];
-const timeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
+const common = { testTimeout: 30_000, hookTimeout: 30_000, setupFiles: ['./test/support/temp-dirs-cleanup.ts'] };
 
 export default defineConfig({
   test: {
@@ -17,6 +17,6 @@ export default defineConfig({
     // for the next run and for the vitest runs that system-tools.test.ts starts: about 7 s of transform
     // per full run, and 1 s of each of those child runs' 3 s.
     experimental: { fsModuleCache: true },
-    projects: [{ test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, ...timeouts } }, { test: { name: 'isolated', include: ISOLATED, ...timeouts } }],
+    projects: [{ test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, ...common } }, { test: { name: 'isolated', include: ISOLATED, ...common } }],
   },
 });

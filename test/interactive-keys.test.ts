@@ -20,7 +20,7 @@ function fits(screen: string, columns: number): void {
   for (const line of screen.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
 }
 
-describe.each([80, 40])('keys at %i columns', (columns) => {
+describe.concurrent.each([80, 40])('keys at %i columns', (columns) => {
   it('Esc stops a streaming answer; the status line is wrapped, not cut', async (ctx) => {
     const { t } = start(ctx, [{ text: LONG, delayMs: 150 }, { text: 'the second answer' }], [], { columns, rows: 30 });
     await t.waitFor(READY);
@@ -292,7 +292,7 @@ describe.each([80, 40])('keys at %i columns', (columns) => {
   });
 });
 
-describe.each([80, 40])('!cmd at %i columns', (columns) => {
+describe.concurrent.each([80, 40])('!cmd at %i columns', (columns) => {
   it('!ls runs through the bash tool, shows its output, and adds it to the conversation for the next turn', async (ctx) => {
     const { t, cwd } = start(ctx, [{ text: 'I see the listing.' }], [], { columns, rows: 30 });
     writeFileSync(join(cwd, 'hello-world.txt'), 'hi\n');

@@ -23,7 +23,7 @@ function stable(screen: string): string {
     .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, '⠿');
 }
 
-describe('the scrollback', () => {
+describe.concurrent('the scrollback', () => {
   it('after a 500-message conversation the first message is still in the scrollback, and nothing ever cleared the screen', async (ctx) => {
     const steps = 250;
     const turns: ScriptTurn[] = Array.from({ length: steps }, (_, i) => ({ text: `step ${i} of the work`, toolCalls: [{ name: 'read_file', arguments: { path: `part-${i}.md` } }] }));
@@ -54,7 +54,7 @@ describe('the scrollback', () => {
   }, 90_000);
 });
 
-describe('input', () => {
+describe.concurrent('input', () => {
   it('a paste of 300 lines is one input, shown collapsed, sent whole', async (ctx) => {
     const { t } = start(ctx, [{ text: 'got the log' }]);
     await t.waitFor(READY);
@@ -95,7 +95,7 @@ describe('input', () => {
   });
 });
 
-describe('what tools and models print never drives the terminal', () => {
+describe.concurrent('what tools and models print never drives the terminal', () => {
   it('escape sequences in tool output and in the answer are shown inert', async (ctx) => {
     const nasty = String.raw`printf 'before\033[2J\033[H\033]0;pwned-title\007\033]52;c;ZXZpbA==\007\033[31mred\033[0m\233K after\n'`;
     const record = join(tempDir('mini-agent-record-'), 'out.bin');
@@ -112,7 +112,7 @@ describe('what tools and models print never drives the terminal', () => {
   });
 });
 
-describe('color', () => {
+describe.concurrent('color', () => {
   it.for<[string, Record<string, string>]>([
     ['with colors', {}],
     ['NO_COLOR', { NO_COLOR: '1' }],
@@ -131,7 +131,7 @@ describe('color', () => {
   });
 });
 
-describe('terminal sizes', () => {
+describe.concurrent('terminal sizes', () => {
   it('a narrow terminal: Markdown, code, tables and wide characters fit; then a resize', async (ctx) => {
     const answer = [
       '## 会话压缩之后',
@@ -166,7 +166,7 @@ describe('terminal sizes', () => {
   });
 });
 
-describe('leaving', () => {
+describe.concurrent('leaving', () => {
   it.for(['SIGTERM', 'SIGHUP'] as const)('on %s the terminal is put back and the session file is whole', async (signal, ctx) => {
     const { t } = start(ctx, [{ text: 'first' }, { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 20' } }] }], ['--yes']);
     await t.waitFor(READY);
@@ -212,7 +212,7 @@ describe('leaving', () => {
   });
 });
 
-describe('the spinner and the queue', () => {
+describe.concurrent('the spinner and the queue', () => {
   it('a retry shows in the spinner line; a partial answer before it is marked as cut off', async (ctx) => {
     const partial = 'A first paragraph that streamed.\n\nA second one.\n\nA third, cut';
     const { t } = start(ctx, [{ text: partial, error: { kind: 'overloaded', message: 'busy', retryable: true, retryAfterMs: 2500 } }, { text: 'after the retry' }]);
@@ -253,7 +253,7 @@ describe('the spinner and the queue', () => {
   });
 });
 
-describe('commands', () => {
+describe.concurrent('commands', () => {
   it('/name, /status, /show-config, /model, /export, /trace, /new, /sessions, /resume, /fork', async (ctx) => {
     const { t, cwd } = start(ctx, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'noted' }, { text: 'in the fork' }]);
     writeFileSync(join(cwd, 'notes.md'), 'notes\n');
@@ -279,7 +279,7 @@ describe('commands', () => {
   });
 });
 
-describe('prompt templates', () => {
+describe.concurrent('prompt templates', () => {
   it('/name args runs the template; /help lists it; a near miss suggests it', async (ctx) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.mini-agent', 'prompts'), { recursive: true });
@@ -300,7 +300,7 @@ describe('prompt templates', () => {
   });
 });
 
-describe('skills and context files', () => {
+describe.concurrent('skills and context files', () => {
   it('/skill:name args inlines the skill; /help lists skills; /status shows the context files with their sizes', async (ctx) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.mini-agent', 'skills', 'release'), { recursive: true });

@@ -12,7 +12,7 @@ import { interactiveSessions, READY, sessionEntries } from './support/interactiv
 
 const start = interactiveSessions();
 
-describe('the interactive mode in a terminal', () => {
+describe.concurrent('the interactive mode in a terminal', () => {
   it('a prompt: the answer streams in as rendered Markdown, then the status line', async (ctx) => {
     const { t } = start(ctx, [{ text: '# Plan\n\nFirst **read** the notes, then:\n\n- write `a.md`\n- check it\n', usage: { input: 1200, output: 40 } }]);
     await t.waitFor(READY);

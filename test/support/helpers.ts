@@ -1,10 +1,8 @@
 // Shared test helpers: temp workspaces, the CLI as a child process, scripted runs.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
 import type { CompactionConfig } from '../../src/agent/compactor.js';
 import type { LoopGuardSettings } from '../../src/agent/loop-guard.js';
 import type { RetryPolicy } from '../../src/agent/retry.js';
@@ -20,17 +18,9 @@ import { createWriteNoteTool } from '../../src/tools/write-note.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/mini-agent', import.meta.url));
 
-const made: string[] = [];
-afterEach(() => {
-  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
-});
+import { tempDir } from './temp-dirs.js';
 
-/** A fresh temp folder (realpath'd), removed after the test. */
-export function tempDir(prefix = 'mini-agent-test-'): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+export { tempDir };
 
 export function writeScript(dir: string, turns: ScriptTurn[], name = 'script.json'): string {
   const file = join(dir, name);

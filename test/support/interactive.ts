@@ -1,7 +1,7 @@
 // Starting the CLI's interactive mode in tmux on a scripted model, for the terminal tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 import type { ScriptTurn } from '../../src/model/script.js';
 import { tempDir, writeScript } from './helpers.js';
 import { TMUX, useSystemTool } from './system-tools.js';
@@ -10,23 +10,23 @@ import { TmuxSession, type TmuxOptions } from './tmux.js';
 /** The prompt mark: the conversation is ready for input. */
 export const READY = /❯/;
 
-/** A starter of terminals that are killed after each test (call at the top of a test file). */
+/**
+ * A starter of terminals, each killed when its test ends (call at the top of a test file). Per
+ * test, not after each: tests of a concurrent describe run side by side.
+ */
 export function interactiveSessions() {
-  const sessions: TmuxSession[] = [];
   let tmux: string | undefined;
-  afterEach(() => {
-    while (sessions.length) sessions.pop()!.kill();
-  });
+  let started = 0;
   afterAll(() => {
     if (tmux) TmuxSession.killServer(tmux);
   });
-  return function start(ctx: { skip(note?: string): never }, turns: ScriptTurn[], args: string[] = [], opts: Partial<TmuxOptions> = {}) {
+  return function start(ctx: { skip(note?: string): never; onTestFinished(fn: () => void): void }, turns: ScriptTurn[], args: string[] = [], opts: Partial<TmuxOptions> = {}) {
     const bin = useSystemTool(ctx, TMUX);
     tmux = bin;
     const cwd = opts.cwd ?? tempDir();
-    const script = writeScript(cwd, turns, `script-${sessions.length}.json`);
+    const script = writeScript(cwd, turns, `script-${started++}.json`);
     const t = new TmuxSession(bin, ['--script', script, ...args], { ...opts, cwd });
-    sessions.push(t);
+    ctx.onTestFinished(() => t.kill());
     return { t, cwd };
   };
 }
