@@ -1,7 +1,7 @@
 // ACP mode shows a running command's output as it comes (issue 24 §1): each `tool_update` event
 // (bash's latest lines) becomes a `tool_call_update` of that call, status in_progress, its content
-// the tail so far; the completed update with the whole result comes last. Through a real child
-// process (`mini-agent --acp`) on the scripted model, driven by the official SDK's client.
+// the tail so far; the completed update with the whole result comes last. ACP mode in process
+// (runAcp) on the scripted model, driven by the official SDK's client.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
 import { tempDir, writeScript } from './support/helpers.js';
@@ -10,7 +10,7 @@ const children: AcpChild[] = [];
 afterEach(async () => {
   for (const c of children.splice(0)) {
     expect(c.impureLines(), `stdout lines that are not JSON-RPC; stderr:\n${c.stderr}`).toEqual([]);
-    if (c.child.exitCode === null && c.child.signalCode === null) await c.end();
+    if (!c.done) await c.end();
   }
 });
 

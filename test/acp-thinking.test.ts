@@ -11,7 +11,7 @@ const children: AcpChild[] = [];
 afterEach(async () => {
   for (const c of children.splice(0)) {
     expect(c.impureLines(), `stdout lines that are not JSON-RPC; stderr:\n${c.stderr}`).toEqual([]);
-    if (c.child.exitCode === null && c.child.signalCode === null) await c.end();
+    if (!c.done) await c.end();
   }
 });
 

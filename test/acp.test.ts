@@ -1,8 +1,9 @@
-// ACP mode through a real child process (`mini-agent --acp`) on the scripted model, driven by the
-// official SDK's client: initialize and streaming, tool calls with kinds, locations, statuses and
-// diffs, permissions (allow/reject, once/always), cancel, session/load of a CLI session (and the
-// lock), the client's file system, an MCP server given by the client, modes, stdout purity, an
-// unknown method, EOF and SIGTERM. Every test also checks that stdout carried only JSON-RPC.
+// ACP mode on the scripted model, driven by the official SDK's client: initialize and streaming,
+// tool calls with kinds, locations, statuses and diffs, permissions (allow/reject, once/always),
+// cancel, session/load of a CLI session (and the lock), the client's file system, an MCP server
+// given by the client, modes, stdout purity, an unknown method, EOF and signals. In process
+// (runAcp) but for EOF and SIGTERM, which a real child process (`mini-agent --acp`) answers.
+// Every test also checks that stdout carried only JSON-RPC.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import type { ScriptTurn } from '../src/model/script.js';
 import { projectMessages } from '../src/session/projector.js';
 import { SessionStore } from '../src/session/store.js';
 import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, writeScript } from './support/helpers.js';
 
 const EVERYTHING = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -19,7 +21,7 @@ const children: AcpChild[] = [];
 afterEach(async () => {
   for (const c of children.splice(0)) {
     expect(c.impureLines(), `stdout lines that are not JSON-RPC; stderr:\n${c.stderr}`).toEqual([]);
-    if (c.child.exitCode === null && c.child.signalCode === null) await c.end();
+    if (!c.done) await c.end();
   }
 });
 
@@ -34,7 +36,7 @@ function start(turns: ScriptTurn[], opts: Parameters<typeof startAcp>[1] & { arg
 const ask = (text: string) => [{ type: 'text' as const, text }];
 
 async function sessionFile(cwd: string, home: string, id: string): Promise<string> {
-  const listed = await runCli(['sessions', '--json'], { cwd, home });
+  const listed = await cliInProcess(['sessions', '--json'], { cwd, home });
   const found = (JSON.parse(listed.stdout) as { id: string; file: string }[]).find((s) => s.id === id);
   if (!found) throw new Error(`session ${id} is not listed: ${listed.stdout}${listed.stderr}`);
   return found.file;
@@ -187,7 +189,7 @@ describe('ACP mode', () => {
       const results = messages.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : []));
       expect(calls).toEqual(['s1']);
       expect(results).toEqual(['s1']);
-      const tree = await runCli(['tree', sessionId], { cwd, home: acp.home });
+      const tree = await cliInProcess(['tree', sessionId], { cwd, home: acp.home });
       expect(tree.code, tree.stderr).toBe(0);
     });
   });
@@ -221,9 +223,9 @@ describe('ACP mode', () => {
     const home = tempDir('mini-agent-home-');
     writeFileSync(join(cwd, 'a.txt'), 'alpha\n');
     const cliScript = writeScript(tempDir('acp-script-'), [{ thinking: 'look first', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says alpha.' }]);
-    const printed = await runCli(['--script', cliScript, 'what is in a.txt?'], { cwd, home });
+    const printed = await cliInProcess(['--script', cliScript, 'what is in a.txt?'], { cwd, home });
     expect(printed.code, printed.stderr).toBe(0);
-    const listed = JSON.parse((await runCli(['sessions', '--json'], { cwd, home })).stdout) as { id: string }[];
+    const listed = JSON.parse((await cliInProcess(['sessions', '--json'], { cwd, home })).stdout) as { id: string }[];
     const id = listed[0].id;
 
     const { acp } = start([{ text: 'Continued.' }], { cwd, home });
@@ -241,7 +243,7 @@ describe('ACP mode', () => {
         content: [{ type: 'content', content: { type: 'text', text: expect.stringContaining('alpha') } }],
       });
       expect(acp.text(id)).toBe('It says alpha.');
-      // Another process cannot open it meanwhile.
+      // Another process cannot open it meanwhile (a real one: the CLI as a child).
       const other = await runCli(['--script', cliScript, '--resume', id, 'hello'], { cwd, home });
       expect(other.code).toBe(2);
       expect(other.stderr).toMatch(/in use|lock/i);
@@ -353,8 +355,8 @@ describe('ACP mode', () => {
     expect(acp.stderr).toContain('session/fly');
   });
 
-  it('EOF during a run lets it settle, then exits 0; SIGTERM aborts a run and exits 143', async () => {
-    const { acp, cwd } = start([{ text: 'a slow answer that is still written whole', delayMs: 40 }]);
+  it('EOF during a run lets it settle, then exits 0; SIGTERM aborts a run and exits 143 (child processes)', async () => {
+    const { acp, cwd } = start([{ text: 'a slow answer that is still written whole', delayMs: 40 }], { process: true });
     let sessionId = '';
     await acp.run(async (ctx) => {
       await ctx.request('initialize', INIT);
@@ -367,7 +369,7 @@ describe('ACP mode', () => {
     expect(JSON.stringify(projectMessages(store.activePath()))).toContain('a slow answer that is still written whole');
 
     let secondId = '';
-    const second = start([{ toolCalls: [{ id: 's1', name: 'bash', arguments: { command: 'sleep 5' } }] }]);
+    const second = start([{ toolCalls: [{ id: 's1', name: 'bash', arguments: { command: 'sleep 5' } }] }], { process: true });
     await second.acp
       .run(async (ctx) => {
         await ctx.request('initialize', INIT);
@@ -410,8 +412,37 @@ describe('ACP mode', () => {
   });
 
   it('refuses the flags that pick a session: the editor does', async () => {
-    const r = await runCli(['--acp', '--resume', 'abc'], { cwd: tempDir() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--resume does not apply to --acp');
+    const acp = startAcp(['--resume', 'abc']);
+    expect(await acp.exited).toEqual({ code: 2, signal: null });
+    expect(acp.stderr).toContain('--resume does not apply to --acp');
+  });
+
+  it('in process, a signal through io.onSignal aborts the run (143, SIGINT 130), and no listener is left behind', async () => {
+    const listeners = () => ({ term: process.listenerCount('SIGTERM'), int: process.listenerCount('SIGINT'), exit: process.listenerCount('exit') });
+    const before = listeners();
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      const { acp, cwd } = start([{ toolCalls: [{ id: 's1', name: 'bash', arguments: { command: 'sleep 5' } }] }]);
+      let sessionId = '';
+      await acp
+        .run(async (ctx) => {
+          await ctx.request('initialize', INIT);
+          sessionId = (await ctx.request('session/new', { cwd, mcpServers: [] })).sessionId;
+          void ctx.request('session/prompt', { sessionId, prompt: ask('sleep') }).catch(() => undefined);
+          await acp.waitFor((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress');
+          expect(acp.signalListenerCount).toBe(1);
+          acp.signal(signal);
+          await acp.exited;
+        })
+        .catch(() => undefined);
+      expect(await acp.exited).toEqual({ code, signal: null });
+      expect(acp.stderr).toContain(`${signal} received, stopping`);
+      expect(acp.signalListenerCount).toBe(0);
+      const killed = SessionStore.open(await sessionFile(cwd, acp.home, sessionId));
+      expect(projectMessages(killed.activePath()).map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
+    }
+    expect(listeners()).toEqual(before);
   });
 });

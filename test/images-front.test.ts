@@ -31,7 +31,7 @@ async function png(width: number, height: number): Promise<Buffer> {
 
 const children: AcpChild[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.child.exitCode === null && c.child.signalCode === null) await c.end();
+  for (const c of children.splice(0)) if (!c.done) await c.end();
 });
 
 describe('RPC: prompt with images', () => {

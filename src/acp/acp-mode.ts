@@ -1,15 +1,18 @@
 // ACP mode (`mini-agent --acp`): mini-agent as an Agent Client Protocol agent on stdin/stdout, for
 // editors (Zed, JetBrains, Neovim, Emacs). The official SDK does the JSON-RPC (framing, ids,
 // params validation, "method not found"); this file answers its methods with sessions of the app
-// layer, several per process, each holding its own session file lock. stdout belongs to the
-// protocol alone: anything else written to it goes to stderr. EOF ends the process once open runs
-// have settled (exit 0); SIGTERM aborts them and exits 143 (SIGINT: 130).
+// layer, several per process, each holding its own session file lock. `runAcp(argv, io)` is the
+// whole mode as a function over a FrontEndIo (app/front-end-io.ts): main.ts runs it with the
+// process's own, stdout taken over for the protocol; tests run it in process. EOF ends it once
+// open runs have settled (exit 0); SIGTERM aborts them and exits 143 (SIGINT: 130).
 import { Readable } from 'node:stream';
 import { isAbsolute } from 'node:path';
 import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentConnection, type AnyMessage, type McpServer, type Stream } from '@agentclientprotocol/sdk';
-import { EXIT } from '../app/exit-codes.js';
+import { EXIT, reportFailure } from '../app/exit-codes.js';
+import { stderrLine, type FrontEndIo } from '../app/front-end-io.js';
 import type { CreateAgentOptions, SessionChoice } from '../app/types.js';
 import { AcpSession, loadApp, type SessionDeps } from './acp-session.js';
+import { parseAcpArgs, USAGE } from './args.js';
 import { mcpServersConfig, modeState } from './updates.js';
 import { configOptions } from './thought-level.js';
 
@@ -34,25 +37,33 @@ export interface AcpIo {
   output: WritableStream<Uint8Array>;
   /** A diagnostic line for humans (stderr). */
   log(text: string): void;
+  /** SIGTERM and SIGINT: subscribed while serving, given back when it ends (a second signal then takes the process's default). */
+  onSignal: FrontEndIo['onSignal'];
 }
 
 /**
- * The process version: takes over stdout for the protocol (every other stdout write goes to
- * stderr), and resolves with the exit code once stdout is flushed.
+ * `mini-agent --acp ARGV` over `io`: the help to io.stdout, or ACP over io.stdin and io.stdout
+ * (nothing else is written to io.stdout), the log on io.stderr, configuration and keys from
+ * io.env; resolves with the exit code.
  */
-export async function runAcpProcess(options: AcpOptions): Promise<number> {
-  const stdout = process.stdout;
-  const protocolWrite = stdout.write.bind(stdout) as (chunk: Uint8Array | string, done?: (err?: Error | null) => void) => boolean;
-  const toStderr = process.stderr.write.bind(process.stderr);
-  stdout.write = ((chunk: unknown, ...rest: unknown[]) => (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
-  stdout.on('error', () => undefined); // the client went away: runs still settle and sessions stay valid
+export async function runAcp(argv: string[], io: FrontEndIo): Promise<number> {
+  let options;
+  try {
+    options = parseAcpArgs(argv);
+  } catch (err) {
+    return reportFailure(err, stderrLine(io), 'Run "mini-agent --acp --help" for usage.');
+  }
+  if (options === 'help') {
+    io.stdout.write(USAGE + '\n');
+    return EXIT_ACP.ok;
+  }
   const output = new WritableStream<Uint8Array>({
-    write: (chunk) => new Promise<void>((resolve) => void protocolWrite(chunk, () => resolve())),
+    // The callback comes after an error too (the client went away): runs still settle and sessions stay valid.
+    write: (chunk) => new Promise<void>((resolve) => void io.stdout.write(chunk, () => resolve())),
   });
-  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
-  const code = await serveAcp(options, { input, output, log: (text) => void toStderr(`mini-agent: ${text}\n`) });
-  await new Promise<void>((resolve) => void protocolWrite('', () => resolve()));
-  return code;
+  const input = Readable.toWeb(io.stdin as Readable) as unknown as ReadableStream<Uint8Array>;
+  const log = (text: string) => void io.stderr.write(`mini-agent: ${text}\n`);
+  return serveAcp({ ...options, agent: { ...options.agent, env: io.env } }, { input, output, log, onSignal: io.onSignal });
 }
 
 /** Serves ACP over `io` until the input ends or a signal arrives; resolves with the exit code. */
@@ -156,8 +167,7 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
     const finish = async (code: number) => {
       if (finishing) return;
       finishing = true;
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      unsubscribe();
       const open = () => [...new Set(sessions.values())];
       if (code !== EXIT_ACP.ok) for (const s of open()) s.cancel();
       await Promise.allSettled([...opening]);
@@ -168,12 +178,10 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
       connection!.close();
       resolve(code);
     };
-    const onSignal = (signal: NodeJS.Signals) => {
+    const unsubscribe = io.onSignal((signal) => {
       io.log(`${signal} received, stopping`);
       void finish(signal === 'SIGTERM' ? EXIT_ACP.sigterm : EXIT_ACP.sigint);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    });
     void connection!.closed.then(() => finish(EXIT_ACP.ok));
   });
 }

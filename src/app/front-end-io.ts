@@ -1,7 +1,7 @@
 // What a front end reads and writes instead of `process`: the workspace, the environment, the
 // three standard streams, the signals that stop a run, and the way out on a second signal.
-// A front end's process entry (cli/main.ts, rpc/main.ts) passes processIo(), the process's own; a
-// test passes its own streams and runs the front end in process (runCli, runRpc). Nothing under
+// A front end's process entry (cli/main.ts, rpc/main.ts, acp/main.ts) passes processIo(), the process's own; a
+// test passes its own streams and runs the front end in process (runCli, runRpc, runAcp). Nothing under
 // those front ends reads `process` but their main.ts.
 
 export type FrontEndSignal = 'SIGINT' | 'SIGTERM';
