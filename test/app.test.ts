@@ -50,10 +50,13 @@ const thrownKind = (fn: () => unknown): string => {
 
 describe('sessions, through the app layer', () => {
   it('new: a locked file under the home; close() releases the lock; continue reopens the same file', async () => {
-    const { make } = setup();
+    const { make, home } = setup();
     const a = await make([{ text: 'first answer' }]);
     const file = a.session.file!;
     expect(file).toContain(join('sessions', ''));
+    // The sessions folder of the home this agent was given (the env names none): what /resume lists.
+    expect(a.sessionsFolder.startsWith(join(home, 'sessions'))).toBe(true);
+    expect(file.startsWith(join(a.sessionsFolder, ''))).toBe(true);
     expect(existsSync(`${file}.lock`)).toBe(true);
     expect((await a.prompt('hello')).stopReason).toBe('completed');
     await a.close();

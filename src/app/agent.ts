@@ -106,6 +106,10 @@ class AgentImpl implements Agent {
     return this.ctx.place.cwd;
   }
 
+  get sessionsFolder(): string {
+    return this.ctx.place.sessions;
+  }
+
   get config(): EffectiveConfig {
     return this.resolved.config;
   }

@@ -174,6 +174,8 @@ export type BranchSummaryResult = { ok: true; entryId: string; summarizedEntries
 
 export interface Agent {
   readonly cwd: string;
+  /** The workspace's sessions folder (under the home folder this agent was given): what `/resume` and `sessions` list. */
+  readonly sessionsFolder: string;
   readonly config: EffectiveConfig;
   readonly model: { provider: string; id: string };
   /** What happened while opening (a migration, a fork), one line each. */

@@ -8,7 +8,6 @@ import type { AgentEvent } from '../core/events.js';
 import { preview, type Usage } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
-import { sessionsDir } from '../session/paths.js';
 import { clean, nearest, paint, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
@@ -90,7 +89,7 @@ const COMMANDS: Command[] = [
     usage: '/sessions',
     help: 'list the sessions of this workspace',
     run: (ctx) => {
-      const rows = summarizeAll(listSessionFiles(sessionsDir(ctx.agent.cwd, ctx.env)));
+      const rows = summarizeAll(listSessionFiles(ctx.agent.sessionsFolder));
       if (rows.length === 0) return ctx.print([ctx.paint.dim('no sessions in this workspace yet')]);
       const current = ctx.agent.session.id;
       ctx.print(
@@ -108,7 +107,7 @@ const COMMANDS: Command[] = [
     usage: '/resume [SESSION]',
     help: "switch to a session (id, prefix or name); alone, a picker of this workspace's sessions",
     run: (ctx, arg) => {
-      if (arg === '') return ctx.open(sessionPicker(summarizeAll(listSessionFiles(sessionsDir(ctx.agent.cwd, ctx.env))), ctx.agent.session.id, ctx.run));
+      if (arg === '') return ctx.open(sessionPicker(summarizeAll(listSessionFiles(ctx.agent.sessionsFolder)), ctx.agent.session.id, ctx.run));
       const s = ctx.agent.switchSession({ resume: arg });
       ctx.print([ctx.paint.dim(`resumed session ${s.id}${s.name ? ` (${s.name})` : ''}: ${ctx.agent.messages().length} messages`)]);
       ctx.switched();

@@ -69,7 +69,7 @@ export class Conversation {
     this.now = opts.now ?? Date.now;
     this.reasoning = new ReasoningView(this.p, opts.verbose === true);
     this.lastBlock = new LastBlock(this.reasoning, this.p);
-    this.pointing = new Pointing(agent, opts.env);
+    this.pointing = new Pointing(agent);
     agent.subscribe((e) => this.onEvent(e));
   }
 

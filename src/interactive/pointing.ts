@@ -7,7 +7,6 @@ import type { Agent } from '../app/agent.js';
 import { knownModelIds, PROVIDERS } from '../model/models.js';
 import { THINKING_LEVELS } from '../model/thinking.js';
 import { listSessionFiles, summarizeAll } from '../session/catalog.js';
-import { sessionsDir } from '../session/paths.js';
 import { COMMAND_LIST, type ArgKind } from './commands.js';
 import { commonPrefix, completeAt, pathCandidates, type CompletionSources } from './completion.js';
 import type { LineEditor } from './editor.js';
@@ -31,10 +30,7 @@ export class Pointing {
   /** The text before the cursor when an arrow last moved through the command menu: Enter takes the highlighted command only then (else it sends what was typed, as before the menu). */
   private movedAt: string | undefined;
 
-  constructor(
-    private readonly agent: Agent,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
+  constructor(private readonly agent: Agent) {}
 
   /** Takes a key before the editor does; true when it was used here (the editor must not see it). */
   key(key: Key, editor: LineEditor): boolean {
@@ -176,7 +172,7 @@ export class Pointing {
         if (kind === 'thinking') return THINKING_LEVELS;
         if (kind === 'model') return [...Object.entries(PROVIDERS).map(([name, p]) => `${name}/${p.defaultModel}`), ...knownModelIds(), this.agent.model.id];
         if (kind === 'session') {
-          const rows = summarizeAll(listSessionFiles(sessionsDir(this.agent.cwd, this.env)));
+          const rows = summarizeAll(listSessionFiles(this.agent.sessionsFolder));
           return rows.flatMap((r) => (r.name ? [r.name, r.id] : [r.id]));
         }
         if (kind === 'entry') return this.agent.session.tree().entries.flatMap((e) => (e.label ? [e.label] : []));
