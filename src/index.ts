@@ -23,7 +23,7 @@ export { parseScript, type Script, type ScriptTurn } from './model/script.js';
 export { ToolRegistry, errorResult, type PermissionCheck, type PermissionDecision, type PermissionContext, type CallAccess, type ToolHooks } from './tools/registry.js';
 export type { BeforeToolCallResult, HookCall, HookContext, HookResult } from './tools/hook-runner.js';
 export type { FileAccess, FilesTouched, ToolDefinition, ToolDescriber, ToolDescription, ToolContext, ToolKind, ToolLocation, ToolResult, ToolRisk } from './tools/tool.js';
-export { describeToolCall, filesTouched } from './tools/descriptions.js';
+export { describeToolCall, filesTouched, toolDescriptions, type DescribeCall, type ToolDescriptions } from './tools/descriptions.js';
 export { decide, parseRule, commandMatcher, splitCommand, type PermissionPolicy, type PermissionRule, type PermissionLevel, type CallFacts } from './tools/permissions.js';
 /** Load before calling decide() on commands: until then a glob allow rule covers no command line (fail closed). */
 export { loadShellParser } from './tools/shell-parse.js';

@@ -59,7 +59,17 @@ describe('ACP mapping', () => {
   });
 
   it('tools map to kinds; MCP tools are other; locations are absolute', () => {
-    expect(['read_file', 'list_dir', 'grep', 'find', 'write_file', 'edit_file', 'write_note', 'bash', 'everything__echo'].map(toolKind)).toEqual(['read', 'read', 'search', 'search', 'edit', 'edit', 'edit', 'execute', 'other']);
+    expect(['read_file', 'list_dir', 'grep', 'find', 'write_file', 'edit_file', 'write_note', 'bash', 'everything__echo'].map((name) => toolKind(name))).toEqual([
+      'read',
+      'read',
+      'search',
+      'search',
+      'edit',
+      'edit',
+      'edit',
+      'execute',
+      'other',
+    ]);
     expect(toolTitle('everything__get-sum', {})).toBe('everything: get-sum');
     expect(toolTitle('bash', { command: 'x'.repeat(200) }).length).toBeLessThanOrEqual(80);
     expect(toolLocations('read_file', { path: 'a/b.ts', offset: 40 }, '/w')).toEqual([{ path: '/w/a/b.ts', line: 40 }]);

@@ -1,9 +1,18 @@
 // Tools describe their own calls (issue 25 §3): the SDK's describeToolCall answers for a call by
 // its name and arguments with what the tool itself declares, and a tool that declares nothing (an
 // MCP tool, a caller's own) is described generically.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventToUpdate, toolCallFields } from '../src/acp/updates.js';
+import { createAgent } from '../src/app/agent.js';
+import type { AgentEvent } from '../src/core/events.js';
 import { builtinTools, describeToolCall, filesTouched } from '../src/index.js';
+import { paint, runningToolLine } from '../src/interactive/view.js';
 import { readFileDescriber } from '../src/tools/read-file.js';
+import type { ToolDefinition } from '../src/tools/tool.js';
+import { summaryTurn } from './support/compaction.js';
+import { tempDir, writeScript } from './support/helpers.js';
 
 describe('tool descriptions', () => {
   it('every built-in tool declares how its calls look, and describeToolCall gives exactly that', () => {
@@ -54,5 +63,45 @@ describe('tool descriptions', () => {
   it("a describer is typed by its tool's arguments: a name the tool does not take is a type error", () => {
     // @ts-expect-error read_file takes `path`, not `file` (tsc -p tsconfig.test.json checks this line)
     expect(readFileDescriber.describe({ file: 'a.ts' })).toMatchObject({ title: 'Read a file', locations: [] });
+  });
+});
+
+describe("a caller's own tool describes its calls everywhere the agent shows them", () => {
+  // A tool given to createAgent that declares describe and files: the agent's descriptions, ACP's
+  // tool_call fields, the interactive lines and compaction's file lists all read them (not its name).
+  const deploy: ToolDefinition<{ env: string }> = {
+    name: 'deploy',
+    description: 'deploys the workspace',
+    parameters: { type: 'object', properties: { env: { type: 'string' } }, required: ['env'] },
+    risk: 'read',
+    execute: async ({ env }) => ({ content: `deployed to ${env}` }),
+    describe: ({ env }) => ({ title: `Deploy to ${env}`, kind: 'execute', locations: [{ path: 'deploy.yml' }], subject: `to ${env}` }),
+    files: (_args, result) => (result && !result.isError ? { read: ['deploy.yml'], modified: ['dist/release.txt'] } : {}),
+  };
+
+  it('describe, files, ACP fields, interactive lines and compaction file lists', async () => {
+    const cwd = tempDir();
+    const script = writeScript(cwd, [{ toolCalls: [{ id: 'c1', name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'deployed, and here is how it went: '.repeat(80) }, { text: 'a long answer '.repeat(50) }, summaryTurn('the summary')]);
+    mkdirSync(join(cwd, '.mini-agent'));
+    writeFileSync(join(cwd, '.mini-agent', 'config.json'), JSON.stringify({ compaction: { keepRecentTokens: 150 } }));
+    const agent = await createAgent({ cwd, home: tempDir('mini-agent-home-'), env: {}, script, extraTools: [deploy] });
+    const d = agent.toolDescriptions;
+    expect(d.describe('deploy', { env: 'prod' })).toEqual({ title: 'Deploy to prod', kind: 'execute', locations: [{ path: 'deploy.yml' }], subject: 'to prod' });
+    // Without the agent, by name only: a tool it does not know is described generically.
+    expect(describeToolCall('deploy', { env: 'prod' }).title).not.toBe('Deploy to prod');
+    // The built-in tools are still described by their own describers.
+    expect(d.describe('read_file', { path: 'a.ts' })).toEqual(describeToolCall('read_file', { path: 'a.ts' }));
+
+    expect(toolCallFields('deploy', { env: 'prod' }, cwd, d.describe)).toEqual({ title: 'Deploy to prod', kind: 'execute', locations: [{ path: join(cwd, 'deploy.yml') }] });
+    const start = { type: 'tool_start', toolCallId: 'c1', name: 'deploy', arguments: { env: 'prod' } } as unknown as AgentEvent;
+    expect(eventToUpdate(start, cwd, d.describe)).toMatchObject({ sessionUpdate: 'tool_call', title: 'Deploy to prod', kind: 'execute' });
+    expect(runningToolLine('deploy', { env: 'prod' }, 1200, 80, paint(false), d.describe)).toContain('deploy to prod');
+
+    await agent.prompt('ship it');
+    expect(agent.session.filesTouched()).toEqual({ readFiles: ['deploy.yml'], modifiedFiles: ['dist/release.txt'] });
+    await agent.prompt('and now?');
+    const compacted = await agent.compact(); // the deploy call is summarized: its files are in the lists
+    expect(compacted).toMatchObject({ ok: true, readFiles: ['deploy.yml'], modifiedFiles: ['dist/release.txt'] });
+    await agent.close();
   });
 });

@@ -121,7 +121,7 @@ export class AcpSession {
 
   /** session/load: the active path as updates, each sent before this resolves. */
   async replay(): Promise<void> {
-    for (const update of replayUpdates(this.agent.messages(), this.cwd)) this.send(update);
+    for (const update of replayUpdates(this.agent.messages(), this.cwd, this.agent.toolDescriptions.describe)) this.send(update);
     await this.flush();
   }
 
@@ -171,13 +171,14 @@ export class AcpSession {
 
   private onEvent(event: AgentEvent): void {
     if (event.type === 'warning') this.deps.log(`warning: ${event.message}`);
-    const rewrites = event.type === 'tool_start' ? rewrittenFile(event.name, event.arguments, this.cwd) : undefined;
+    const describe = this.agent.toolDescriptions.describe;
+    const rewrites = event.type === 'tool_start' ? rewrittenFile(event.name, event.arguments, this.cwd, describe) : undefined;
     if (event.type === 'tool_start' && rewrites) {
       // Read now, synchronously (or, through the client, as the first request): the tool has not
       // started yet, so this is the text before the call.
       this.diffs.set(event.toolCallId, { ...rewrites, before: this.readBefore(rewrites.path) });
     }
-    const update = eventToUpdate(event, this.cwd);
+    const update = eventToUpdate(event, this.cwd, describe);
     if (!update) return;
     if (event.type === 'tool_end' && this.diffs.has(event.toolCallId)) {
       const pending = this.diffs.get(event.toolCallId)!;
@@ -243,11 +244,12 @@ export class AcpSession {
       return { decision: 'deny', reason: `the user chose "reject always" for ${request.suggestedRule} earlier in this session` };
     }
     const { tool, arguments: args } = request;
+    const describe = this.agent.toolDescriptions.describe;
     const response = await this.deps.client().request(
       'session/request_permission',
       {
         sessionId: this.id,
-        toolCall: { toolCallId: request.toolCallId, title: toolTitle(tool, args), kind: toolKind(tool), status: 'pending', rawInput: args, locations: toolLocations(tool, args, this.cwd) },
+        toolCall: { toolCallId: request.toolCallId, title: toolTitle(tool, args, describe), kind: toolKind(tool, describe), status: 'pending', rawInput: args, locations: toolLocations(tool, args, this.cwd, describe) },
         options: permissionOptions(request.suggestedRule),
       },
       { cancellationSignal: request.signal },

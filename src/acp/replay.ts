@@ -5,9 +5,10 @@
 // text of a file is not in the session.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Message, ToolResultMessage } from '../core/types.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 import { resultContent, toolKind, toolLocations, toolTitle } from './updates.js';
 
-export function replayUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
+export function replayUpdates(messages: readonly Message[], cwd: string, describe: DescribeCall = describeToolCall): SessionUpdate[] {
   const results = new Map<string, ToolResultMessage>();
   for (const m of messages) if (m.role === 'toolResult') results.set(m.toolCallId, m);
   const out: SessionUpdate[] = [];
@@ -28,10 +29,10 @@ export function replayUpdates(messages: readonly Message[], cwd: string): Sessio
           out.push({
             sessionUpdate: 'tool_call',
             toolCallId: c.id,
-            title: toolTitle(c.name, c.arguments),
-            kind: toolKind(c.name),
+            title: toolTitle(c.name, c.arguments, describe),
+            kind: toolKind(c.name, describe),
             status: result && !result.isError ? 'completed' : 'failed',
-            locations: toolLocations(c.name, c.arguments, cwd),
+            locations: toolLocations(c.name, c.arguments, cwd, describe),
             rawInput: c.arguments,
             content: result ? resultContent(result.content) : [{ type: 'content', content: { type: 'text', text: 'This call has no result in the session (its run stopped before it finished).' } }],
           });

@@ -5,26 +5,29 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ContentBlock, McpServer, PermissionOption, PermissionOptionKind, SessionModeState, SessionUpdate, StopReason, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { AgentEvent, RunStopReason } from '../core/events.js';
 import type { ImageContent, TextContent } from '../core/types.js';
-import { describeToolCall } from '../tools/descriptions.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 import type { ToolLocation } from '../tools/tool.js';
 import { ruleInBrief } from '../tools/permissions.js';
 
+// Each function below takes how calls are described: the agent's (Agent.toolDescriptions, its own
+// tools first), or by default the built-in tools by name and the generic description.
+
 /** The ACP kind of a tool, as the tool declares it: MCP tools (SERVER__TOOL) and anything unknown are `other`. */
-export function toolKind(name: string): ToolKind {
-  return describeToolCall(name, {}).kind;
+export function toolKind(name: string, describe: DescribeCall = describeToolCall): ToolKind {
+  return describe(name, {}).kind;
 }
 
 /** A short human title for a call, as its tool declares it, e.g. "Read src/a.ts", "Run `npm test`", "everything: echo". */
-export function toolTitle(name: string, args: Record<string, unknown>): string {
-  return describeToolCall(name, args).title;
+export function toolTitle(name: string, args: Record<string, unknown>, describe: DescribeCall = describeToolCall): string {
+  return describe(name, args).title;
 }
 
 /**
  * The files and folders a call touches, as its tool declares them, absolute (ACP wants absolute
  * paths): resolved against the workspace, `.` being the workspace itself. MCP tools name none.
  */
-export function toolLocations(name: string, args: Record<string, unknown>, cwd: string): ToolCallLocation[] {
-  return locationsIn(describeToolCall(name, args).locations, cwd);
+export function toolLocations(name: string, args: Record<string, unknown>, cwd: string, describe: DescribeCall = describeToolCall): ToolCallLocation[] {
+  return locationsIn(describe(name, args).locations, cwd);
 }
 
 function locationsIn(locations: readonly ToolLocation[], cwd: string): ToolCallLocation[] {
@@ -32,14 +35,14 @@ function locationsIn(locations: readonly ToolLocation[], cwd: string): ToolCallL
 }
 
 /** A call's title, kind and locations, as its tool declares them (in the order ACP messages carry them). */
-export function toolCallFields(name: string, args: Record<string, unknown>, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] } {
-  const d = describeToolCall(name, args);
+export function toolCallFields(name: string, args: Record<string, unknown>, cwd: string, describe: DescribeCall = describeToolCall): { title: string; kind: ToolKind; locations: ToolCallLocation[] } {
+  const d = describe(name, args);
   return { title: d.title, kind: d.kind, locations: locationsIn(d.locations, cwd) };
 }
 
 /** The file a call rewrites, absolute, with its new text when the arguments hold it: the session shows its diff. */
-export function rewrittenFile(name: string, args: Record<string, unknown>, cwd: string): { path: string; newText?: string } | undefined {
-  const r = describeToolCall(name, args).rewrites;
+export function rewrittenFile(name: string, args: Record<string, unknown>, cwd: string, describe: DescribeCall = describeToolCall): { path: string; newText?: string } | undefined {
+  const r = describe(name, args).rewrites;
   return r && { ...r, path: absolutePath(r.path, cwd) };
 }
 
@@ -57,8 +60,8 @@ export function resultContent(content: ReadonlyArray<TextContent | ImageContent>
 }
 
 /** The `tool_call` update that opens a call (pending until the permission check lets it run). */
-export function toolCallUpdate(toolCallId: string, name: string, args: Record<string, unknown>, cwd: string): SessionUpdate {
-  const { title, kind, locations } = toolCallFields(name, args, cwd);
+export function toolCallUpdate(toolCallId: string, name: string, args: Record<string, unknown>, cwd: string, describe: DescribeCall = describeToolCall): SessionUpdate {
+  const { title, kind, locations } = toolCallFields(name, args, cwd, describe);
   return { sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput: args };
 }
 
@@ -68,14 +71,14 @@ export function toolCallUpdate(toolCallId: string, name: string, args: Record<st
  * in_progress update whose content is that tail. tool_end is mapped without its diff; the session
  * adds one for a call that rewrites a file (rewrittenFile).
  */
-export function eventToUpdate(event: AgentEvent, cwd: string): SessionUpdate | null {
+export function eventToUpdate(event: AgentEvent, cwd: string, describe: DescribeCall = describeToolCall): SessionUpdate | null {
   switch (event.type) {
     case 'text_delta':
       return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta } };
     case 'thinking_delta':
       return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta } };
     case 'tool_start':
-      return toolCallUpdate(event.toolCallId, event.name, event.arguments, cwd);
+      return toolCallUpdate(event.toolCallId, event.name, event.arguments, cwd, describe);
     case 'permission_decision':
       // Allowed: it runs now. Denied: tool_end follows at once with the refusal as a failure.
       return event.decision === 'allow' ? { sessionUpdate: 'tool_call_update', toolCallId: event.toolCallId, status: 'in_progress' } : null;

@@ -8,7 +8,7 @@ import type { ModelAdapter } from '../model/adapter.js';
 import { chunkBlocks, compactionSettings, groupBlocks, leftBranch, planCompaction, serializeEntry, type CompactionPlan, type CompactionSettings } from '../session/compaction-plan.js';
 import { currentTurnTooBig, planToFit } from '../session/compaction-fit.js';
 import type { CompactionEntry, ContentEntry, FileLists } from '../session/entries.js';
-import { collectFileLists, formatFileLists, stripFileLists } from '../session/file-lists.js';
+import { collectFileLists, formatFileLists, stripFileLists, type FileTracker } from '../session/file-lists.js';
 import { filesTouched } from '../tools/descriptions.js';
 import { projectMessages, summaryMessage } from '../session/projector.js';
 import { answerInterruptedCalls } from '../session/repair.js';
@@ -51,6 +51,8 @@ export interface CompactionConfig {
   learnWindow?: (contextWindow: number) => CompactionSettings;
   /** Called before each request with the context's size (the app asks the server for an unknown model's window, once). */
   prepare?: (signal: AbortSignal, contextTokens: number) => Promise<void>;
+  /** The files each call touched, as its tool says (the agent's own tools first); default: the built-in tools by name. */
+  files?: FileTracker;
 }
 
 export interface CompactRequest {
@@ -98,7 +100,7 @@ export async function compactSession(req: CompactRequest): Promise<CompactOutcom
     return { ok: false, error, tokensBefore };
   };
   const mustFit = req.mustFit === true;
-  const fit = planToFit(path, req.keepRecentTokens ?? config.settings.keepRecentTokens, mustFit, req.cwd, filesTouched);
+  const fit = planToFit(path, req.keepRecentTokens ?? config.settings.keepRecentTokens, mustFit, req.cwd, config.files ?? filesTouched);
   const planned = fit.planned;
   if (!planned.ok) return fail(mustFit && planned.code !== 'fits' ? currentTurnTooBig(path, config.settings.contextWindow, planned.reason) : planned.reason);
   const plan = planned.plan;
@@ -183,7 +185,7 @@ export async function summarizeBranch(req: { store: SessionStore; config: Compac
     store.sync();
     return { ok: true, entryId: req.targetId, summarizedEntries: 0 };
   }
-  const files = collectFileLists(left, undefined, req.cwd, filesTouched);
+  const files = collectFileLists(left, undefined, req.cwd, req.config.files ?? filesTouched);
   let summary: string;
   try {
     const text = await summarizeEntries(left, CONVERSATION, { window: config.settings.contextWindow, summarize: config.summarize, signal: req.signal });

@@ -20,6 +20,7 @@ import type { EffectiveConfig, Resolved } from './config.js';
 import { showConfig, type ConfigRow } from './config-show.js';
 import { PERMISSION_MODES, type PermissionMode } from './permission-gate.js';
 import { agentTools } from './agent-tools.js';
+import { toolDescriptions, type ToolDescriptions } from '../tools/descriptions.js';
 import { sealGrant, sessionGrants } from './grant-seal.js';
 import { AgentError } from './errors.js';
 import { createModel } from './model-factory.js';
@@ -53,6 +54,7 @@ class AgentImpl implements Agent {
   private readonly listeners = new Set<EventListener>();
   readonly listenerErrors: unknown[] = [];
   private readonly tools;
+  readonly toolDescriptions: ToolDescriptions;
   private runner!: SessionRunner;
   private opened: OpenedSession;
   private generation = 0;
@@ -91,6 +93,7 @@ class AgentImpl implements Agent {
       mode: () => this.mode,
       grant: (rule) => this.grant(rule),
     });
+    this.toolDescriptions = toolDescriptions((name) => this.tools.get(name));
     this.attach();
   }
 
@@ -342,7 +345,7 @@ class AgentImpl implements Agent {
 
   /** Compaction with the session's own model as the summarizer. */
   private compactionConfig(): CompactionConfig {
-    return sessionCompaction(this.resolved, this.store, this.modelAdapter);
+    return sessionCompaction(this.resolved, this.store, this.modelAdapter, this.toolDescriptions.files);
   }
 
   /** What the session handles use of this agent. */
@@ -359,6 +362,7 @@ class AgentImpl implements Agent {
       },
       exclusive: (task) => this.runner.exclusive(task),
       compactionConfig: () => this.compactionConfig(),
+      files: this.toolDescriptions.files,
       runTool: (call, signal) => this.tools.execute(call, { cwd: this.cwd, signal }),
     };
   }

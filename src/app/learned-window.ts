@@ -1,6 +1,7 @@
 // The context window compaction works with: the configured one, or one learned from the provider
 // (an overflow error that stated it, or the server asked once per session for a model the table
 // does not know). A learned window is a `model_window` entry in the session, so a resume keeps it.
+import type { FileTracker } from '../session/file-lists.js';
 import { compactionSettings, type CompactionSettings } from '../session/compaction-plan.js';
 import type { ModelWindowEntry, SessionEntry } from '../session/entries.js';
 import type { SessionStore } from '../session/store.js';
@@ -79,7 +80,7 @@ export function probeFor(resolved: Resolved, model: string, signal?: AbortSignal
  * Compaction for a session, with the session's own model as the summarizer. Its settings follow
  * the window learned so far (read from the session each time); `prepare` asks the server once.
  */
-export function sessionCompaction(resolved: Resolved, store: SessionStore, model: ModelAdapter): CompactionConfig {
+export function sessionCompaction(resolved: Resolved, store: SessionStore, model: ModelAdapter, files: FileTracker): CompactionConfig {
   const learned = () => learnedWindow(store.entries(), model.provider, model.model);
   const settingsNow = () => settingsForWindow(resolved, effectiveWindow(resolved, learned()).contextWindow);
   let asked = false;
@@ -94,6 +95,7 @@ export function sessionCompaction(resolved: Resolved, store: SessionStore, model
     },
     summarize: modelSummarizer(model),
     model: `${model.provider}/${model.model}`,
+    files,
     learnWindow: (contextWindow) => {
       remember(contextWindow, 'error');
       return settingsNow();

@@ -9,8 +9,7 @@ import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
 import { formatTree } from '../session/tree-text.js';
-import { collectFileLists, emptyFileLists } from '../session/file-lists.js';
-import { filesTouched } from '../tools/descriptions.js';
+import { collectFileLists, emptyFileLists, type FileTracker } from '../session/file-lists.js';
 import { AgentError } from './errors.js';
 import { runShellCommand, type ShellCommandHost } from './shell-command.js';
 import type { AgentSessionHandle } from './types.js';
@@ -29,6 +28,8 @@ export interface HandleHost {
   /** Runs a task in the queue of runs (after the run in progress). */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
   compactionConfig(): CompactionConfig;
+  /** The files each call touched, as the agent's tools say. */
+  files: FileTracker;
   /** Runs a call through the agent's tools (permission gate, sandbox, hooks). */
   runTool: ShellCommandHost['runTool'];
 }
@@ -65,9 +66,9 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
         const e = path[i];
         if (!compactionKind.is(e)) continue;
         const kept = path.findIndex((x) => x.id === e.firstKeptEntryId);
-        return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd, filesTouched);
+        return collectFileLists(path.slice(kept >= 0 ? kept : i + 1), e.details ?? emptyFileLists(), host.cwd, host.files);
       }
-      return collectFileLists(path, emptyFileLists(), host.cwd, filesTouched);
+      return collectFileLists(path, emptyFileLists(), host.cwd, host.files);
     },
     branchMessages() {
       live('read');

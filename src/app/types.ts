@@ -1,5 +1,6 @@
 // The public face of the application layer: what createAgent takes and what it gives. Fully
 // typed, documented in the README; everything here is a contract for SDK users.
+import type { ToolDescriptions } from '../tools/descriptions.js';
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { McpServerStatus } from '../extensions/mcp-client.js';
 import type { Skill } from '../extensions/skills.js';
@@ -174,6 +175,8 @@ export type BranchSummaryResult = { ok: true; entryId: string; summarizedEntries
 
 export interface Agent {
   readonly cwd: string;
+  /** How this agent's calls are described (title, kind, locations) and which files they touched: by its own tools first (a tool given in `tools` that declares `describe` or `files`), then the built-in tools by name, else generically. */
+  readonly toolDescriptions: ToolDescriptions;
   /** The workspace's sessions folder (under the home folder this agent was given): what `/resume` and `sessions` list. */
   readonly sessionsFolder: string;
   readonly config: EffectiveConfig;

@@ -7,7 +7,7 @@ import type { PermissionRequest } from '../app/permission-gate.js';
 import { visibleText } from '../core/visible-text.js';
 import { expandTabs, hardSplit } from './terminal-text.js';
 import type { Paint } from './view.js';
-import { describeToolCall } from '../tools/descriptions.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 
 /** One screen row of a request's body, styled, and the numbered line it belongs to (as its gutter shows it), if any. */
 export interface BodyRow {
@@ -50,14 +50,14 @@ class BodyBuilder {
 }
 
 /** Every row of what the request is about, wrapped to `width`. */
-export function requestBody(request: PermissionRequest, width: number, p: Paint): BodyRow[] {
+export function requestBody(request: PermissionRequest, width: number, p: Paint, describe: DescribeCall = describeToolCall): BodyRow[] {
   const a = request.arguments;
   const body = new BodyBuilder(width);
   if (typeof a.command === 'string') {
     const lines = a.command.split('\n').length;
     if (lines > 1) body.add(`${lines} lines, ${a.command.length} characters:`, '  $ ', '    ', p.dim);
     body.addLines(a.command, '$');
-  } else if (describeToolCall(request.tool, a).rewrites && (Array.isArray(a.edits) || typeof a.edits === 'string')) {
+  } else if (describe(request.tool, a).rewrites && (Array.isArray(a.edits) || typeof a.edits === 'string')) {
     body.add(shownText(String(a.path ?? '')), '  ', '  ');
     const parsed = Array.isArray(a.edits) ? a.edits : safeParse(a.edits as string);
     const edits = (Array.isArray(parsed) ? parsed : []) as Array<{ oldText?: unknown; newText?: unknown }>;

@@ -219,7 +219,7 @@ const COMMANDS: Command[] = [
     names: ['diff'],
     usage: '/diff',
     help: 'what the agent changed in this session, file by file (a unified diff)',
-    run: (ctx) => ctx.print(sessionDiffLines(ctx.agent.session.branchMessages(), ctx.width, ctx.paint)),
+    run: (ctx) => ctx.print(sessionDiffLines(ctx.agent.session.branchMessages(), ctx.width, ctx.paint, ctx.agent.toolDescriptions.describe)),
   },
   {
     names: ['reasoning'],

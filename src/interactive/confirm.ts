@@ -3,6 +3,7 @@
 // screen with an honest count of what is hidden; `v` or Space opens a pager over all of it. The
 // answers: y (allow), a (always: the rule it stores is named), n (no, then an optional reason
 // line that goes back to the model with the refusal). The run waits; Ctrl+C aborts it.
+import type { DescribeCall } from '../tools/descriptions.js';
 import type { PermissionReply, PermissionRequest } from '../app/permission-gate.js';
 import { visibleText } from '../core/visible-text.js';
 import { exactCommand, ruleInBrief } from '../tools/permissions.js';
@@ -39,6 +40,8 @@ export class ApprovalQuestion {
   constructor(
     readonly request: PermissionRequest,
     private readonly reply: (reply: PermissionReply) => void,
+    /** How calls are described (the agent's own tools first). */
+    private readonly describe?: DescribeCall,
   ) {}
 
   private answer(reply: PermissionReply): void {
@@ -136,7 +139,7 @@ export class ApprovalQuestion {
   }
 
   private bodyRows(width: number, p: Paint): BodyRow[] {
-    if (this.layout?.width !== width) this.layout = { width, rows: requestBody(this.request, width, p) };
+    if (this.layout?.width !== width) this.layout = { width, rows: requestBody(this.request, width, p, this.describe) };
     return this.layout.rows;
   }
 }

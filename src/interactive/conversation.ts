@@ -68,7 +68,7 @@ export class Conversation {
     this.p = paint(opts.color);
     this.now = opts.now ?? Date.now;
     this.reasoning = new ReasoningView(this.p, opts.verbose === true);
-    this.lastBlock = new LastBlock(this.reasoning, this.p);
+    this.lastBlock = new LastBlock(this.reasoning, this.p, agent.toolDescriptions.describe);
     this.pointing = new Pointing(agent);
     agent.subscribe((e) => this.onEvent(e));
   }
@@ -96,7 +96,7 @@ export class Conversation {
       };
       const onAbort = () => done('deny');
       request.signal.addEventListener('abort', onAbort, { once: true });
-      this.question = new ApprovalQuestion(request, done);
+      this.question = new ApprovalQuestion(request, done, this.agent.toolDescriptions.describe);
       this.redraw();
     });
 
@@ -359,7 +359,7 @@ export class Conversation {
         const s = new MarkdownStream(this.screen.width, { color: this.opts.color });
         this.screen.print([...s.push(textOf(m.content)), ...s.end()]);
       }
-      if (m.role === 'assistant') this.screen.print(replayedToolLines(m, messages, this.screen.width, this.p));
+      if (m.role === 'assistant') this.screen.print(replayedToolLines(m, messages, this.screen.width, this.p, this.agent.toolDescriptions.describe));
     }
   }
 
@@ -373,7 +373,7 @@ export class Conversation {
     const live: string[] = [];
     live.push(...this.reasoning.live(width));
     if (this.stream) live.push(...this.stream.live());
-    for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p), ...liveTailLines(t.tail ?? '', width, this.p));
+    for (const t of this.tools.values()) live.push(runningToolLine(t.name, t.args, this.now() - t.started, width, this.p, this.agent.toolDescriptions.describe), ...liveTailLines(t.tail ?? '', width, this.p));
     if (this.shellRun && !this.question) live.push(shellRunLine(this.shellRun, this.now(), width, this.p));
     if (this.compacting !== undefined && !this.running) live.push(waitingLine(this.now() - this.compacting, 'compacting', undefined, this.p));
     if (this.running && this.tools.size === 0 && !this.question) live.push(waitingLine(this.now() - this.runStarted, this.doing, this.retryNote, this.p));

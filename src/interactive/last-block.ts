@@ -2,6 +2,7 @@
 // (screen.ts), so a block already printed is never redrawn: expanding prints the block again
 // below, in full; collapsing prints its preview again. The model's reasoning keeps its own rule
 // (reasoning.ts): Ctrl+O switches how reasoning is shown and prints the last one in full.
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 import type { Paint } from './view.js';
 import type { ReasoningView } from './reasoning.js';
 import { EXPAND_KEY, toolBlock, type ToolEnd } from './tool-block.js';
@@ -12,12 +13,14 @@ export class LastBlock {
   constructor(
     private readonly reasoning: ReasoningView,
     private readonly p: Paint,
+    /** How calls are described (the agent's own tools first). */
+    private readonly describe: DescribeCall = describeToolCall,
   ) {}
 
   /** A tool call finished: its block (collapsed) for the scrollback; it becomes the last block. */
   tool(e: ToolEnd, args: Record<string, unknown>, width: number): string[] {
     this.last = { kind: 'tool', e, args, expanded: false };
-    return toolBlock(e, args, width, this.p, 'preview');
+    return toolBlock(e, args, width, this.p, 'preview', this.describe);
   }
 
   /** Reasoning went to the scrollback (lines printed): it becomes the last block. */
@@ -32,6 +35,6 @@ export class LastBlock {
     if (last?.kind !== 'tool') return this.reasoning.toggle(width);
     last.expanded = !last.expanded;
     const note = last.expanded ? `${last.e.name} in full (${EXPAND_KEY} to collapse):` : `${last.e.name} collapsed (${EXPAND_KEY} to expand):`;
-    return [this.p.dim(note), ...toolBlock(last.e, last.args, width, this.p, last.expanded ? 'full' : 'preview')];
+    return [this.p.dim(note), ...toolBlock(last.e, last.args, width, this.p, last.expanded ? 'full' : 'preview', this.describe)];
   }
 }

@@ -9,7 +9,7 @@ import type { Message } from '../core/types.js';
 import { textWithImages } from '../core/image.js';
 import { clean, type Paint } from './view.js';
 import { bodyLines, fit } from './tool-block.js';
-import { describeToolCall } from '../tools/descriptions.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 
 interface FileChanges {
   path: string;
@@ -19,14 +19,14 @@ interface FileChanges {
 const ROW = /^([ +-])\s*\d+│(.*)$/;
 
 /** The changes, file by file, in the order each file was first changed. */
-export function sessionChanges(messages: readonly Message[]): FileChanges[] {
+export function sessionChanges(messages: readonly Message[], describe: DescribeCall = describeToolCall): FileChanges[] {
   const files = new Map<string, FileChanges>();
   const of = (path: string) => files.get(path) ?? files.set(path, { path, lines: [] }).get(path)!;
   const args = new Map<string, Record<string, unknown>>();
   for (const m of messages) if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') args.set(c.id, c.arguments);
   for (const m of messages) {
     if (m.role !== 'toolResult' || m.isError || typeof m.details?.path !== 'string') continue;
-    const rewrites = describeToolCall(m.toolName, args.get(m.toolCallId) ?? {}).rewrites;
+    const rewrites = describe(m.toolName, args.get(m.toolCallId) ?? {}).rewrites;
     if (!rewrites) continue;
     const path = m.details.path;
     const text = bodyLines(textWithImages(m.content));
@@ -44,8 +44,8 @@ export function sessionChanges(messages: readonly Message[]): FileChanges[] {
 }
 
 /** /diff's lines: a header per file, then its diff; coloured when the paint is. */
-export function sessionDiffLines(messages: readonly Message[], width: number, p: Paint): string[] {
-  const files = sessionChanges(messages);
+export function sessionDiffLines(messages: readonly Message[], width: number, p: Paint, describe: DescribeCall = describeToolCall): string[] {
+  const files = sessionChanges(messages, describe);
   if (files.length === 0) return [p.dim('no files changed in this session yet (edit_file and write_file results on this branch)')];
   const out: string[] = [p.dim(`${files.length} file${files.length === 1 ? '' : 's'} changed in this session:`)];
   for (const f of files) {

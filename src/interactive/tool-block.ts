@@ -12,7 +12,7 @@ import type { AgentEvent } from '../core/events.js';
 import { clean, toolHeaderLine, type Paint } from './view.js';
 import { wordDiff, type Piece } from './word-diff.js';
 import { wrapVerbatim } from './wrap.js';
-import { describeToolCall } from '../tools/descriptions.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 
 export type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
 export type BlockMode = 'preview' | 'full';
@@ -31,10 +31,10 @@ const ERROR_LINE = /\b(error|errors|failed|failure|fatal|exception|panic|traceba
 const DIFF_ROW = /^([ +-])(\s*\d+)│(.*)$/;
 
 /** The lines of a finished tool call: the first line and the body, collapsed or in full. */
-export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: number, p: Paint, mode: BlockMode = 'preview'): string[] {
+export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: number, p: Paint, mode: BlockMode = 'preview', describe: DescribeCall = describeToolCall): string[] {
   // A call that rewrites a file shows its diff: in its result (edit_file), or in details when the
   // model is sent one line (write_file over a file).
-  const described = describeToolCall(e.name, args);
+  const described = describe(e.name, args);
   const written = described.rewrites && typeof e.result.details?.diff === 'string' ? `\n${e.result.details.diff}` : '';
   const text = bodyLines(clean(textWithImages(e.result.content) + written));
   const room = Math.max(10, width - stringWidth(BAR));
@@ -44,7 +44,7 @@ export function toolBlock(e: ToolEnd, args: Record<string, unknown>, width: numb
     const text = `… ${n} ${what} line${n === 1 ? '' : 's'} (${EXPAND_KEY} to expand)`;
     return p.dim(BAR + (stringWidth(text) <= room ? text : fit(text.replace(' to expand', ''), room)));
   };
-  const head = toolHeaderLine(e, args, width, p);
+  const head = toolHeaderLine(e, args, width, p, describe);
   const diffAt = text.findIndex((l) => l.startsWith('@@ '));
   if (described.rewrites && !e.result.isError && diffAt >= 0) {
     const summary = text.slice(0, diffAt).filter((l) => l.trim() !== '');

@@ -6,7 +6,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { QueueItem } from '../core/types.js';
 import { sanitizeForTerminal } from './terminal-text.js';
 import { costText } from '../core/cost-text.js';
-import { describeToolCall } from '../tools/descriptions.js';
+import { describeToolCall, type DescribeCall } from '../tools/descriptions.js';
 
 export interface Paint {
   dim(s: string): string;
@@ -40,7 +40,7 @@ export function cut(text: string, width: number): string {
 }
 
 /** What a call is about, as its tool declares it: a path, a command. */
-const subjectOf = (name: string, args: Record<string, unknown>): string => describeToolCall(name, args).subject;
+const subjectOf = (name: string, args: Record<string, unknown>, describe: DescribeCall): string => describe(name, args).subject;
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -51,20 +51,20 @@ export function formatDuration(ms: number): string {
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** A running tool call, in the live region. */
-export function runningToolLine(name: string, args: Record<string, unknown>, elapsedMs: number, width: number, p: Paint): string {
+export function runningToolLine(name: string, args: Record<string, unknown>, elapsedMs: number, width: number, p: Paint, describe: DescribeCall = describeToolCall): string {
   const frame = SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length];
   const head = `${frame} ${name} `;
   const tail = ` ${formatDuration(elapsedMs)}`;
-  return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(subjectOf(name, args)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
+  return p.cyan(frame) + ' ' + p.bold(name) + ' ' + cut(clean(subjectOf(name, args, describe)), Math.max(10, width - stringWidth(head) - stringWidth(tail))) + p.dim(tail);
 }
 
 /** A finished tool call's first line: mark, tool, key argument, duration (its body: tool-block.ts). */
-export function toolHeaderLine(e: Extract<AgentEvent, { type: 'tool_end' }>, args: Record<string, unknown>, width: number, p: Paint): string {
+export function toolHeaderLine(e: Extract<AgentEvent, { type: 'tool_end' }>, args: Record<string, unknown>, width: number, p: Paint, describe: DescribeCall = describeToolCall): string {
   const mark = e.result.isError ? p.red('✗') : p.green('✓');
   const name = e.result.isError ? p.red(e.name) : p.bold(e.name);
   const time = ` ${formatDuration(e.durationMs)}`;
   const room = Math.max(10, width - stringWidth(`✓ ${e.name} `) - stringWidth(time));
-  return `${mark} ${name} ${cut(clean(subjectOf(e.name, args)), room)}${p.dim(time)}`;
+  return `${mark} ${name} ${cut(clean(subjectOf(e.name, args, describe)), room)}${p.dim(time)}`;
 }
 
 /** The spinner while the model works: what it is doing, how long, and a retry notice when there is one. */
