@@ -178,7 +178,7 @@ describe.concurrent.each([80, 40])('keys at %i columns', (columns) => {
   it.for(['threshold', 'overflow'] as const)('Esc cancels an auto-compaction (%s): nothing is appended, the run is stopped, the next prompt works', async (reason, ctx) => {
     // threshold: the next prompt compacts again (the context is still over it), quickly this time.
     const rest: ScriptTurn[] = reason === 'threshold' ? [summaryTurn('the second summary'), { text: 'answered after the cancel' }] : [{ text: 'answered after the cancel' }];
-    const a = autoCompaction(reason, columns, { ...summaryTurn('the slow summary'), delayMs: 300 }, rest);
+    const a = autoCompaction(reason, columns, { ...summaryTurn('the slow summary'), delayMs: 1500 }, rest);
     const { t } = start(ctx, a.turns, a.args, a.opts);
     await firstExchange(t);
     await t.waitFor(/compacting \d/);

@@ -143,17 +143,24 @@ describe.concurrent('the interactive mode in a terminal', () => {
   });
 
   it('a follow-up (>>) sent during a run starts a new turn when the run would end', async (ctx) => {
-    // Slow enough (about 3 s) that the follow-up is typed and seen queued while the answer streams, even on a busy machine.
-    const { t } = start(ctx, [{ text: 'slow first answer, with a good many more words to stream so that the run lasts a while', delayMs: 150 }, { text: 'answer to the follow-up' }]);
+    // The run is held by a command that waits for a file the test writes once the follow-up is
+    // queued: no guess at how long a slow answer lasts on a busy machine.
+    const wait = 'while [ ! -e go ]; do sleep 0.05; done';
+    const { t, cwd } = start(
+      ctx,
+      [{ text: 'slow first answer, with a good many more words to stream so that the run lasts a while', toolCalls: [{ name: 'bash', arguments: { command: wait } }] }, { text: 'the first run would end here' }, { text: 'answer to the follow-up' }],
+      ['--yes'],
+    );
     await t.waitFor(READY);
     t.type('first');
     t.keys('Enter');
-    await t.waitFor(/slow/);
+    await t.waitFor(/bash while/);
     t.type('>> and then this');
     t.keys('Enter');
     await t.waitFor(/follow-up 1: and then this/);
+    writeFileSync(join(cwd, 'go'), '');
     const screen = await t.waitFor(/answer to the follow-up[\s\S]*scripted\/script/);
-    expect(screen).toMatch(/slow first answer[\s\S]*lasts a while[\s\S]*↳ follow-up: and then this[\s\S]*answer to the follow-up/);
+    expect(screen).toMatch(/slow first answer[\s\S]*lasts a while[\s\S]*the first run would end here[\s\S]*↳ follow-up: and then this[\s\S]*answer to the follow-up/);
   });
 
   it.for([
