@@ -148,7 +148,11 @@ describe.concurrent('the interactive mode in a terminal', () => {
     const wait = 'while [ ! -e go ]; do sleep 0.05; done';
     const { t, cwd } = start(
       ctx,
-      [{ text: 'slow first answer, with a good many more words to stream so that the run lasts a while', toolCalls: [{ name: 'bash', arguments: { command: wait } }] }, { text: 'the first run would end here' }, { text: 'answer to the follow-up' }],
+      [
+        { text: 'slow first answer, with a good many more words to stream so that the run lasts a while', toolCalls: [{ name: 'bash', arguments: { command: wait } }] },
+        { text: 'the first run would end here' },
+        { text: 'answer to the follow-up' },
+      ],
       ['--yes'],
     );
     await t.waitFor(READY);

@@ -9,7 +9,10 @@ import { createAgent } from '../src/app/agent.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { builtinTools, describeToolCall, filesTouched } from '../src/index.js';
 import { paint, runningToolLine } from '../src/interactive/view.js';
-import { readFileDescriber } from '../src/tools/read-file.js';
+import { createEditFileTool, type EditFileDetails } from '../src/tools/edit-file.js';
+import { createReadFileTool, readFileDescriber, type ReadFileDetails } from '../src/tools/read-file.js';
+import { createWriteFileTool, type WriteFileDetails } from '../src/tools/write-file.js';
+import { createWriteNoteTool, type WriteNoteDetails } from '../src/tools/write-note.js';
 import type { ToolDefinition } from '../src/tools/tool.js';
 import { summaryTurn } from './support/compaction.js';
 import { tempDir, writeScript } from './support/helpers.js';
@@ -63,6 +66,22 @@ describe('tool descriptions', () => {
   it("a describer is typed by its tool's arguments: a name the tool does not take is a type error", () => {
     // @ts-expect-error read_file takes `path`, not `file` (tsc -p tsconfig.test.json checks this line)
     expect(readFileDescriber.describe({ file: 'a.ts' })).toMatchObject({ title: 'Read a file', locations: [] });
+  });
+
+  it("a tool's result details are typed: the file tools' results declare their fields, and what a tool writes is checked against them", async () => {
+    const cwd = tempDir();
+    const ctx = { cwd, signal: new AbortController().signal, toolCallId: 'c1' };
+    const written = await createWriteFileTool().execute({ path: 'a.txt', content: 'one\n' }, ctx);
+    const details: WriteFileDetails | undefined = written.details;
+    expect(details).toEqual({ path: 'a.txt', bytes: 4, created: true });
+    // @ts-expect-error write_file's details have no `lines` (tsc -p tsconfig.test.json checks this line)
+    expect(written.details?.lines).toBeUndefined();
+    const edited = await createEditFileTool().execute({ path: 'a.txt', edits: [{ oldText: 'one', newText: 'two' }] }, ctx);
+    expect(edited.details).toMatchObject({ path: 'a.txt', replacements: 1, linesAdded: 1, linesRemoved: 1, firstChangedLine: 1 } satisfies Partial<EditFileDetails>);
+    const read = await createReadFileTool().execute({ path: 'a.txt' }, ctx);
+    expect(read.details).toMatchObject({ path: 'a.txt', sizeBytes: 4 } satisfies Partial<ReadFileDetails>);
+    const noted = await createWriteNoteTool().execute({ path: 'n.md', text: 'x' }, ctx);
+    expect(noted.details).toEqual({ path: 'n.md', mode: 'overwrite', bytes: 1, created: true } satisfies WriteNoteDetails);
   });
 });
 

@@ -60,8 +60,20 @@ interface Target {
   apply(replacements: readonly Replacement[]): (() => Promise<void>) | undefined;
 }
 
+/** The `details` of an edit_file result. `tolerant`: the edits matched other than exactly (1-based), null when none. */
+export type EditFileDetails = {
+  path: string;
+  edits: number;
+  replacements: number;
+  tolerant: { edit: number; kind: string }[] | null;
+  firstChangedLine: number;
+  linesAdded: number;
+  linesRemoved: number;
+  via?: 'client';
+};
+
 /** An edit_file call: the file it rewrites (its result holds the diff). */
-export const editFileDescriber: ToolDescriber<Args> = {
+export const editFileDescriber: ToolDescriber<Args, EditFileDetails> = {
   describe: (a) => ({
     title: `Edit ${nonEmpty(a.path) ?? 'a file'}`,
     kind: 'edit',
@@ -73,7 +85,7 @@ export const editFileDescriber: ToolDescriber<Args> = {
 };
 
 /** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest file edited. */
-export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
+export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args, EditFileDetails> {
   const queue = opts.queue ?? new PathQueue();
   const maxBytes = opts.maxBytes ?? MAX_EDIT_BYTES;
   return {
@@ -118,7 +130,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
             firstChangedLine: diff.firstChangedLine,
             linesAdded: diff.added,
             linesRemoved: diff.removed,
-            ...(ctx.files ? { via: 'client' } : {}),
+            ...(ctx.files ? { via: 'client' as const } : {}),
           },
         };
       });

@@ -53,8 +53,11 @@ const SNIFF = 8 * 1024;
 /** Files up to this size get their lines counted (one streamed pass) when a result does not reach the end, and lines read from the end get absolute numbers. */
 const COUNT_LINES_MAX = 8 * 1024 * 1024;
 
+/** The `details` of a read_file result: the file and its size always; the part shown, an image's facts and the like by what was read. */
+export type ReadFileDetails = { path: string; sizeBytes: number; via?: 'client'; [more: string]: unknown };
+
 /** A read_file call: the file, at its first line when the call starts at one. */
-export const readFileDescriber: ToolDescriber<Args> = {
+export const readFileDescriber: ToolDescriber<Args, ReadFileDetails> = {
   describe: (a) => ({
     title: `Read ${nonEmpty(a.path) ?? 'a file'}`,
     kind: 'read',
@@ -64,7 +67,7 @@ export const readFileDescriber: ToolDescriber<Args> = {
   files: (a, result) => pathTouched('read', a.path, result),
 };
 
-export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): ToolDefinition<Args> {
+export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): ToolDefinition<Args, ReadFileDetails> {
   return {
     name: 'read_file',
     ...readFileDescriber,
@@ -87,7 +90,7 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
       }
       const real = resolveForRead(ctx, args.path);
       const shown = displayPath(ctx, real);
-      const read = (text: Text): ToolOutput => (byBytes ? readBytes(text, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal) : readLines(text, args.offset ?? 1, args.limit, limits, ctx.signal));
+      const read = (text: Text): ToolOutput<ReadFileDetails> => (byBytes ? readBytes(text, args.byteOffset ?? 0, args.byteLength ?? limits.maxBytes, limits, ctx.signal) : readLines(text, args.offset ?? 1, args.limit, limits, ctx.signal));
       if (ctx.files) {
         // The boundary and the disk's kind of file are checked first; the buffer's text is the client's.
         const onDisk = await stat(real).catch(() => undefined);
@@ -97,7 +100,7 @@ export function createReadFileTool(limits: TruncateLimits = DEFAULT_LIMITS): Too
         const bytes = Buffer.from(await clientRead(ctx.files, real, shown), 'utf8');
         const text = describeText(shown, bytes.length, bytes.subarray(0, SNIFF));
         const out = typeof text === 'string' ? { content: text, details: { path: shown, sizeBytes: bytes.length } } : read({ ...text, src: memorySource(bytes, text.bom) });
-        return { ...out, details: { ...out.details, via: 'client' } };
+        return { ...out, details: { ...(out.details ?? { path: shown, sizeBytes: bytes.length }), via: 'client' as const } };
       }
       // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused just below).
       const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -5,13 +5,14 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { imageDimensions, imageNote, imageSummary, IMAGE_MIME, NO_VISION, type ImageFormat } from '../core/image.js';
 import { fitImage, MAX_IMAGE_FILE_BYTES } from './image-fit.js';
+import type { ReadFileDetails } from './read-file.js';
 import type { ToolContext, ToolOutput } from './tool.js';
 
 /** Enough of a file to find a JPEG's frame header after its metadata. */
 const HEADER_BYTES = 64 * 1024;
 
 /** The result of read_file for the image file `real` (shown as `shown`) of `size` bytes. */
-export async function readImageFile(real: string, shown: string, size: number, format: ImageFormat, ctx: Pick<ToolContext, 'images'>): Promise<ToolOutput> {
+export async function readImageFile(real: string, shown: string, size: number, format: ImageFormat, ctx: Pick<ToolContext, 'images'>): Promise<ToolOutput<ReadFileDetails>> {
   const takeAll = ctx.images !== false && size <= MAX_IMAGE_FILE_BYTES;
   const bytes = readHead(real, takeAll ? size : Math.min(size, HEADER_BYTES));
   const dims = imageDimensions(bytes, format);

@@ -30,8 +30,19 @@ type Args = Static<typeof Params>;
 
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;
 
+/** The `details` of a write_file result: the diff over an existing file is for the front ends (the model is not sent it). */
+export type WriteFileDetails = {
+  path: string;
+  bytes: number;
+  created: boolean;
+  via?: 'client';
+  diff?: string;
+  linesAdded?: number;
+  linesRemoved?: number;
+};
+
 /** A write_file call: the file it rewrites, with its whole new text (the content). */
-export const writeFileDescriber: ToolDescriber<Args> = {
+export const writeFileDescriber: ToolDescriber<Args, WriteFileDetails> = {
   describe: (a) => ({
     title: `Write ${nonEmpty(a.path) ?? 'a file'}`,
     kind: 'edit',
@@ -43,7 +54,7 @@ export const writeFileDescriber: ToolDescriber<Args> = {
 };
 
 /** `queue`: the per-path queue shared by every tool that writes files; `maxBytes`: the largest content written. */
-export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args> {
+export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number } = {}): ToolDefinition<Args, WriteFileDetails> {
   const queue = opts.queue ?? new PathQueue();
   const maxBytes = opts.maxBytes ?? MAX_WRITE_BYTES;
   return {

@@ -28,13 +28,16 @@ type Args = Static<typeof Params>;
 export const MAX_NOTE_BYTES = 1024 * 1024;
 
 /** A write_note call: the file it writes or appends to. */
-export const writeNoteDescriber: ToolDescriber<Args> = {
+/** The `details` of a write_note result. */
+export type WriteNoteDetails = { path: string; mode: 'overwrite' | 'append'; bytes: number; created: boolean };
+
+export const writeNoteDescriber: ToolDescriber<Args, WriteNoteDetails> = {
   describe: (a) => ({ title: `Note in ${nonEmpty(a.path) ?? 'a file'}`, kind: 'edit', locations: nonEmpty(a.path) ? [{ path: a.path }] : [], subject: nonEmpty(a.path) ?? argumentSubject(a) }),
   files: (a, result) => pathTouched('modified', a.path, result),
 };
 
 /** `queue`: shared with the other tools that write files, so that writes to one path never interleave. */
-export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQueue()): ToolDefinition<Args> {
+export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQueue()): ToolDefinition<Args, WriteNoteDetails> {
   return {
     name: 'write_note',
     ...writeNoteDescriber,
