@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { parseJsonl, runCli, tempDir, writeScript } from './support/helpers.js';
+import { builtinTools } from '../src/app/tools.js';
 
 const BIG = 19 * 1024 * 1024;
 
@@ -189,5 +190,18 @@ describe('the sweep removes only what dead runs journaled (leftovers.ts)', () =>
     expect(readdirSync(journalDir).length).toBe(2); // the live run's entry and ours
     ours();
     expect(readdirSync(journalDir).length).toBe(1);
+  });
+});
+
+describe('the journal of temp files', () => {
+  it("is kept in the home the tools are given (an agent's own), not in one worked out from the environment", async () => {
+    const home = tempDir('mini-agent-home-');
+    const elsewhere = tempDir('mini-agent-home-');
+    const cwd = tempDir();
+    const tools = builtinTools({ home, env: { MINI_AGENT_HOME: elsewhere } });
+    const write = tools.find((t) => t.name === 'write_file')!;
+    await write.execute({ path: 'a.txt', content: 'x' }, { cwd, signal: new AbortController().signal, toolCallId: 'c1' });
+    expect(existsSync(join(home, 'tmp-journal'))).toBe(true);
+    expect(existsSync(join(elsewhere, 'tmp-journal'))).toBe(false);
   });
 });

@@ -49,6 +49,7 @@ export function agentTools(h: AgentToolsHost): ToolRegistry {
     sandbox,
     secretEnvNames: c.apiKeyEnv ? [c.apiKeyEnv] : [],
     env: h.ctx.env,
+    home: h.ctx.place.home,
     outputDir: () => {
       const file = h.sessionFile();
       return file ? file.replace(/\.jsonl$/, '') + '.outputs' : undefined;

@@ -23,12 +23,15 @@ export interface BuiltinToolOptions {
   bash?: { timeoutSeconds: number; maxTimeoutSeconds: number; envAllowlist: readonly string[] };
   /** Variables that hold secrets beyond the usual names (the provider's key variable). */
   secretEnvNames?: readonly string[];
-  /**
-   * The environment bash commands start from. Given (an agent's tools), it also names the state
-   * home whose `tmp-journal/` records the temp files and folders a killed run could leave behind
-   * (leftovers.ts): what dead runs left is removed when the tools are made. Absent: no journal.
-   */
+  /** The environment bash commands start from, before the scrub (absent: the process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The state home whose `tmp-journal/` records the temp files and folders a killed run could
+   * leave behind (leftovers.ts): what dead runs left is removed when the tools are made. An agent
+   * gives its own; absent, the home `env` names (MINI_AGENT_HOME, else ~/.mini-agent) when `env`
+   * is given, and no journal without either.
+   */
+  home?: string;
   /** Where bash keeps full outputs: the session's own folder (undefined: a private temp folder). */
   outputDir?: () => string | undefined;
   /** The OS sandbox for bash (app/bash-sandbox.ts); absent: none. */
@@ -37,7 +40,8 @@ export interface BuiltinToolOptions {
 
 /** Every built-in tool. The tools that write files share one queue, so writes to a path never interleave. */
 export function builtinTools(opts: BuiltinToolOptions = {}): ToolDefinition[] {
-  const journal = opts.env ? new LeftoverJournal(join(agentHome(opts.env), 'tmp-journal')) : undefined;
+  const home = opts.home ?? (opts.env ? agentHome(opts.env) : undefined);
+  const journal = home !== undefined ? new LeftoverJournal(join(home, 'tmp-journal')) : undefined;
   if (journal) sweepLeftovers(journal.dir);
   const queue = new PathQueue(journal);
   const outputs = new RunTempDirs(tmpdir(), journal);
