@@ -1,9 +1,9 @@
 // The config table (src/core/config-table.ts) is the one declaration of the configuration: the
-// README's tables and the flags' --help lines are rendered from it (and must be current), a config
-// file is checked by its schemas (the messages as before, and the same verdicts as TypeBox's own
-// compiled check), and its defaults are what --show-config reports and what the SDK's lower
-// blocks fall back to. Regenerate the README's tables and the help lines with
-// `npm run gen:config-docs` (UPDATE_CONFIG_DOCS=1).
+// README's tables and the flags' --help lines, parse specs and reads are rendered from it (and
+// must be current), a config file is checked by its schemas (the messages as before, and the same
+// verdicts as TypeBox's own compiled check), its defaults are what --show-config reports (its keys
+// in the table's order) and what the SDK's lower blocks fall back to. Regenerate the README's
+// tables and the flags' module with `npm run gen:config-docs` (UPDATE_CONFIG_DOCS=1).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { configJsonSchema, flagsHelpModule, withReadmeTables } from '../src/app/config-docs.js';
 import { checkConfig } from '../src/app/config-check.js';
 import { resolveConfig } from '../src/app/config.js';
-import { SHOWN_ELSEWHERE, showConfig } from '../src/app/config-show.js';
-import { AGENT_FLAGS, AGENT_FLAGS_HELP } from '../src/app/flags.js';
+import { SHOWN_ELSEWHERE, showConfig, shownKeys } from '../src/app/config-show.js';
+import { AGENT_FLAGS, AGENT_FLAGS_HELP, agentFlagsFrom } from '../src/app/flags.js';
 import { CONFIG_KEYS, CONFIG_TABLE, configFileSchema } from '../src/core/config-table.js';
 import { DEFAULT_MAX_TURNS, DEFAULT_RETRY } from '../src/index.js';
 import { USAGE } from '../src/cli/args.js';
@@ -69,6 +69,54 @@ describe('generated from the config table', () => {
     expect(USAGE).toContain(`--max-turns N       stop after N model turns (default ${CONFIG_TABLE.maxTurns.default}; exit code 3)`);
     expect(AGENT_FLAGS_HELP.model).toContain('  --thinking LEVEL    how much the model reasons: off (default), low, medium, high');
     expect(AGENT_FLAGS_HELP.permissions).toContain(`  --bash-timeout S    bash's default timeout in seconds (default ${CONFIG_TABLE['bash.timeoutSeconds'].default})`);
+  });
+
+  it('every flag of the table is parsed with the kind its schema declares, into an option its key accepts', () => {
+    const flags = AGENT_FLAGS as Record<string, unknown>;
+    for (const row of CONFIG_KEYS.filter((r) => r.flag)) {
+      const name = row.flag!.split(' ')[0].slice(2);
+      const schema = row.schema as { type: string; enum?: string[]; minimum?: number; exclusiveMinimum?: number };
+      const list = row.flagReads?.list;
+      // A boolean key's flag turns it off; a repeated list flag is `multiple`; the rest take one string.
+      const spec = schema.type === 'boolean' ? { type: 'boolean', default: false } : list === 'repeat' ? { type: 'string', multiple: true } : { type: 'string' };
+      expect(flags[name], name).toEqual(spec);
+      if (schema.type === 'boolean') expect(row.flag, row.key).toMatch(/^--no-/);
+      if (schema.type === 'array') expect(list, row.key).toBeDefined();
+      const least = schema.minimum ?? (schema.exclusiveMinimum ?? 0) + 1;
+      const given = schema.type === 'boolean' ? true : list === 'repeat' ? ['a', 'b'] : list === 'comma' ? 'a, b,' : schema.enum ? schema.enum.at(-1) : schema.type === 'integer' ? String(least) : schema.type === 'number' ? '$2.5' : 'x';
+      const expected = schema.type === 'boolean' ? false : list ? ['a', 'b'] : schema.enum ? schema.enum.at(-1) : schema.type === 'integer' ? least : schema.type === 'number' ? 2.5 : 'x';
+      const option = (row.flagReads?.option ?? row.key) as keyof ReturnType<typeof agentFlagsFrom>;
+      const read = agentFlagsFrom({ [name]: given } as never);
+      expect(read[option], `${name} → ${option}`).toEqual(expected);
+      expect(Compile(row.schema as never).Check(read[option]), `${name}: a value ${row.key} accepts`).toBe(true);
+      // Not given: the option is left out (a --no-X flag's false default included).
+      expect(agentFlagsFrom(schema.type === 'boolean' ? ({ [name]: false } as never) : {})[option], name).toBeUndefined();
+    }
+  });
+
+  it("a table flag's bad value is refused with the same messages as before, the first bad flag in the table's order named", () => {
+    const refusal = (values: Record<string, unknown>) => {
+      try {
+        agentFlagsFrom(values as never);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'ok';
+    };
+    expect(refusal({ 'max-turns': '0' })).toBe('--max-turns must be a whole number >= 1, got "0"');
+    expect(refusal({ 'max-turns': '1.5' })).toBe('--max-turns must be a whole number >= 1, got "1.5"');
+    expect(refusal({ 'bash-timeout': 'x' })).toBe('--bash-timeout must be a whole number of seconds >= 1, got "x"');
+    expect(refusal({ 'max-cost': '0' })).toBe('--max-cost must be an amount of US dollars > 0, e.g. 0.50, got "0"');
+    expect(refusal({ 'max-cost': ' ' })).toBe('--max-cost must be an amount of US dollars > 0, e.g. 0.50, got " "');
+    expect(refusal({ thinking: 'max' })).toBe('--thinking must be one of off, low, medium, high, got "max"');
+    expect(refusal({ tools: ' , ' })).toBe('--tools needs a comma-separated list of tool names, e.g. --tools read_file,grep');
+    expect(refusal({ 'allow-path': ['a', ' '] })).toBe('--allow-path needs a folder');
+    expect(refusal({ provider: '', model: '', 'base-url': '', 'api-key': '' })).toBe('ok');
+    expect(refusal({ thinking: 'max', 'max-cost': 'x', tools: ',', 'allow-path': [''], 'bash-timeout': '0', 'max-turns': '0' })).toMatch(/^--max-turns /);
+    expect(refusal({ thinking: 'max', 'max-cost': 'x', tools: ',', 'allow-path': [''], 'bash-timeout': '0' })).toMatch(/^--bash-timeout /);
+    expect(refusal({ thinking: 'max', 'max-cost': 'x', tools: ',', 'allow-path': [''] })).toMatch(/^--allow-path /);
+    expect(refusal({ thinking: 'max', 'max-cost': 'x', tools: ',' })).toMatch(/^--tools /);
+    expect(refusal({ thinking: 'max', 'max-cost': 'x' })).toMatch(/^--max-cost /);
   });
 });
 
@@ -185,5 +233,18 @@ describe('the defaults are the table’s', () => {
     expect(rows.get('bash.timeoutSeconds')).toEqual({ key: 'bash.timeoutSeconds', value: 30, source: 'user config u.json' });
     expect(rows.get('thinking')).toEqual({ key: 'thinking', value: 'low', source: 'user config u.json' });
     expect(rows.get('idleTimeoutMs')).toEqual({ key: 'idleTimeoutMs', value: CONFIG_TABLE.idleTimeoutMs.default, source: 'default' });
+  });
+
+  it("--show-config lists the table's keys in the table's order, a key with shownAfter right after the key it names", () => {
+    const keys = Object.keys(CONFIG_TABLE);
+    for (const row of CONFIG_KEYS.filter((r) => r.shownAfter)) expect(keys, `${row.key}'s shownAfter`).toContain(row.shownAfter);
+    const tableKeys = new Set<string>(keys);
+    const shownOrder = showConfig(resolveConfig({ flags: {}, env: {} }), {})
+      .map((r) => r.key)
+      .filter((k) => tableKeys.has(k));
+    expect(shownOrder).toEqual(shownKeys().map((r) => r.key));
+    expect(shownOrder.indexOf('thinking')).toBe(shownOrder.indexOf('compaction.keepRecentTokens') + 1);
+    const unmoved = keys.filter((k) => !SHOWN_ELSEWHERE.includes(k as never) && !CONFIG_KEYS.find((r) => r.key === k)?.shownAfter);
+    expect(shownOrder.filter((k) => unmoved.includes(k))).toEqual(unmoved);
   });
 });

@@ -1,9 +1,11 @@
-// The config table (core/config-table.ts) as people read it: the README's two configuration
-// tables (every key; what a repository's own config may change) and the --help lines of the flags
-// that set a key. Pure text; `npm run gen:config-docs` writes them into README.md and
-// app/config-flags-help.generated.ts (the CLI's start-up path does not load the table), and
-// test/config-table.test.ts holds both equal to what this renders.
+// The config table (core/config-table.ts) as people and the flags' parser read it: the README's
+// two configuration tables (every key; what a repository's own config may change), and the --help
+// lines, util.parseArgs specs and reads of the flags that set a key. Pure text; `npm run
+// gen:config-docs` writes them into README.md and app/config-flags-help.generated.ts (the CLI's
+// start-up path does not load the table), and test/config-table.test.ts holds both equal to what
+// this renders.
 import { CONFIG_KEYS, configFileSchema, type ConfigKey, type ProjectRule } from '../core/config-table.js';
+import type { FlagRead } from './flags.js';
 
 type Row = (typeof CONFIG_KEYS)[number];
 
@@ -66,14 +68,53 @@ export function flagHelpLine(row: ConfigKey): string {
   return [`  ${(row.flag ?? '').padEnd(18)}  ${first}`, ...more.map((line) => `${' '.repeat(22)}${line}`)].join('\n');
 }
 
-/** The source of app/config-flags-help.generated.ts. */
+/** The flag's name without its dashes and argument: `--max-turns N` → `max-turns`. */
+const flagName = (row: Row): string => (row.flag ?? '').split(' ')[0].slice(2);
+
+/** How the flag of a row is read: its schema gives the kind, `flagReads` the rest (a row it cannot read throws: the generation fails). */
+export function flagRead(row: Row): FlagRead {
+  const schema = row.schema as { type?: string; enum?: readonly string[]; minimum?: number; exclusiveMinimum?: number; description?: string };
+  const reads = row.flagReads ?? {};
+  const option = reads.option ?? row.key;
+  const fail = (why: string) => new Error(`${row.key}: ${row.flag} ${why}`);
+  if (option.includes('.')) throw fail('needs flagReads.option: the agent option it sets');
+  const base = { key: row.key, option };
+  if (schema.type === 'boolean') {
+    if (!row.flag?.startsWith('--no-')) throw fail('is a boolean flag: only --no-X (setting false) is read');
+    return { ...base, kind: 'off' };
+  }
+  if (schema.type === 'string') return schema.enum ? { ...base, kind: 'choice', values: schema.enum } : { ...base, kind: 'text' };
+  if (schema.type === 'integer') return { ...base, kind: 'whole', min: schema.minimum ?? (schema.exclusiveMinimum ?? 0) + 1, ...(reads.unit ? { unit: reads.unit } : {}) };
+  if (schema.type === 'number' && schema.exclusiveMinimum !== undefined && schema.description) return { ...base, kind: 'amount', above: schema.exclusiveMinimum, unit: schema.description };
+  if (schema.type === 'array' && reads.list && reads.needs) return { ...base, kind: reads.list, needs: reads.needs };
+  throw fail('has a schema the flags cannot read (a list needs flagReads.list and .needs)');
+}
+
+/** A flag's util.parseArgs spec, by how it is read. */
+function parseSpec(read: FlagRead): Record<string, unknown> {
+  if (read.kind === 'off') return { type: 'boolean', default: false };
+  return read.kind === 'repeat' ? { type: 'string', multiple: true } : { type: 'string' };
+}
+
+/** The source of app/config-flags-help.generated.ts: the table's flags' --help lines (by key), parse specs and reads (by flag name). */
 export function flagsHelpModule(): string {
-  const entries = CONFIG_KEYS.filter((row) => row.flag).map((row) => `  ${JSON.stringify(row.key)}: ${JSON.stringify(flagHelpLine(row))},`);
+  const rows = CONFIG_KEYS.filter((row) => row.flag);
+  const entries = (pick: (row: Row) => [string, unknown]) => rows.map((row) => pick(row)).map(([k, value]) => `  ${JSON.stringify(k)}: ${JSON.stringify(value)},`);
   return [
     '// Generated from the config table (src/core/config-table.ts) by `npm run gen:config-docs`; do not edit.',
     '// The --help lines of the flags that set a config key, by key. test/config-table.test.ts holds it fresh.',
     'export const CONFIG_FLAG_HELP = {',
-    ...entries,
+    ...entries((row) => [row.key, flagHelpLine(row)]),
+    '} as const;',
+    '',
+    "// Those flags' util.parseArgs specs, by flag name (app/flags.ts adds the flags that set no key).",
+    'export const CONFIG_FLAG_SPECS = {',
+    ...entries((row) => [flagName(row), parseSpec(flagRead(row))]),
+    '} as const;',
+    '',
+    '// How each is read into an agent option, in the order of the table (app/flags.ts agentFlagsFrom).',
+    'export const CONFIG_FLAG_READS = {',
+    ...entries((row) => [flagName(row), flagRead(row)]),
     '} as const;',
     '',
   ].join('\n');

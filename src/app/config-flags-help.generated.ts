@@ -14,3 +14,35 @@ export const CONFIG_FLAG_HELP = {
   "budget.maxCostUsd": "  --max-cost USD      stop before a request that could take the run past USD dollars (exit 3; needs known prices)",
   "thinking": "  --thinking LEVEL    how much the model reasons: off (default), low, medium, high",
 } as const;
+
+// Those flags' util.parseArgs specs, by flag name (app/flags.ts adds the flags that set no key).
+export const CONFIG_FLAG_SPECS = {
+  "provider": {"type":"string"},
+  "model": {"type":"string"},
+  "base-url": {"type":"string"},
+  "api-key": {"type":"string"},
+  "max-turns": {"type":"string"},
+  "no-compact": {"type":"boolean","default":false},
+  "bash-timeout": {"type":"string"},
+  "allow-path": {"type":"string","multiple":true},
+  "tools": {"type":"string"},
+  "no-context-files": {"type":"boolean","default":false},
+  "max-cost": {"type":"string"},
+  "thinking": {"type":"string"},
+} as const;
+
+// How each is read into an agent option, in the order of the table (app/flags.ts agentFlagsFrom).
+export const CONFIG_FLAG_READS = {
+  "provider": {"key":"provider","option":"provider","kind":"text"},
+  "model": {"key":"model","option":"model","kind":"text"},
+  "base-url": {"key":"baseUrl","option":"baseUrl","kind":"text"},
+  "api-key": {"key":"apiKey","option":"apiKey","kind":"text"},
+  "max-turns": {"key":"maxTurns","option":"maxTurns","kind":"whole","min":1},
+  "no-compact": {"key":"compaction.enabled","option":"compact","kind":"off"},
+  "bash-timeout": {"key":"bash.timeoutSeconds","option":"bashTimeout","kind":"whole","min":1,"unit":"seconds"},
+  "allow-path": {"key":"allowPaths","option":"allowPaths","kind":"repeat","needs":"a folder"},
+  "tools": {"key":"tools","option":"enabledTools","kind":"comma","needs":"a comma-separated list of tool names, e.g. --tools read_file,grep"},
+  "no-context-files": {"key":"contextFiles.enabled","option":"contextFiles","kind":"off"},
+  "max-cost": {"key":"budget.maxCostUsd","option":"maxCost","kind":"amount","above":0,"unit":"US dollars"},
+  "thinking": {"key":"thinking","option":"thinking","kind":"choice","values":["off","low","medium","high"]},
+} as const;

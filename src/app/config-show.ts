@@ -3,7 +3,7 @@
 import { maskKey as redact } from '../core/redact.js';
 import type { Resolved } from './config.js';
 import { describeSandbox, sandboxStatus } from '../tools/sandbox.js';
-import { valueAt, type ConfigKeyName } from '../core/config-table.js';
+import { CONFIG_KEYS, valueAt, type ConfigKeyName } from '../core/config-table.js';
 
 /** `sk-proj-abc…xyz` → `sk-p…(redacted, 51 chars)` (core/redact.ts, where every secret shape lives). */
 export { redact };
@@ -18,59 +18,84 @@ export interface ConfigRow {
 /** The keys of the config table that are not rows here: the extensions' rows show what they give (context files, MCP servers), and `models.*` is the window, output cap, images and prices below. */
 export const SHOWN_ELSEWHERE: readonly ConfigKeyName[] = ['models', 'mcpServers', 'contextFiles.enabled', 'contextFiles.maxBytes'];
 
+type Row = (typeof CONFIG_KEYS)[number];
+
+/** What a custom row reads: the resolution, and where MINI_AGENT_BWRAP is read. */
+interface RowInput {
+  resolved: Resolved;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A row of the table's key with its effective value and source (`default` when no layer set it), or the value and source given. */
+function shown({ resolved }: RowInput, key: ConfigKeyName, value: unknown = valueAt(resolved.config, key), source: string = resolved.sources[key] ?? 'default'): ConfigRow {
+  return { key, value, source };
+}
+
+const rules = (i: RowInput, key: 'permissions.allow' | 'permissions.ask' | 'permissions.deny') => {
+  const list = valueAt(i.resolved.config, key) as readonly { text: string; source: string }[];
+  return shown(i, key, list.map((r) => r.text).join(', ') || '(none)', [...new Set(list.map((r) => r.source))].join('; ') || 'none set');
+};
+
+/** The table's keys whose row says more than the value and its source. */
+const CUSTOM_ROWS: Partial<Record<ConfigKeyName, (i: RowInput) => ConfigRow>> = {
+  apiKey: (i) => {
+    const { config: c, sources: s } = i.resolved;
+    return shown(i, 'apiKey', redact(c.apiKey), s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed'));
+  },
+  'bash.envAllowlist': (i) => shown(i, 'bash.envAllowlist', i.resolved.config.bash.envAllowlist.join(', ') || '(none)', 'all config files'),
+  // The sandbox row probes the sandbox (once per process).
+  'bash.sandbox': (i) =>
+    shown(
+      i,
+      'bash.sandbox',
+      describeSandbox(i.resolved.config.bash.sandbox, () => sandboxStatus(i.env)),
+    ),
+  'permissions.allow': (i) => rules(i, 'permissions.allow'),
+  'permissions.ask': (i) => rules(i, 'permissions.ask'),
+  'permissions.deny': (i) => rules(i, 'permissions.deny'),
+  hooks: (i) => {
+    const { hooks } = i.resolved.config;
+    return shown(i, 'hooks', hooks.map((h) => h.path).join(', ') || '(none)', [...new Set(hooks.map((h) => h.source))].join('; ') || 'none set');
+  },
+  allowPaths: (i) => shown(i, 'allowPaths', i.resolved.config.allowPaths.join(', ') || '(none)', 'config files and --allow-path'),
+  tools: (i) => {
+    const { config: c, sources: s } = i.resolved;
+    return shown(i, 'tools', c.tools ? c.tools.join(', ') : '(all)', s.tools ?? (c.tools ? 'config' : 'default'));
+  },
+  'budget.maxCostUsd': (i) => shown(i, 'budget.maxCostUsd', i.resolved.config.budget.maxCostUsd ?? '(none)'),
+};
+
+/** The rows worked out from the keys (the window, output cap, images, approvals, prices), each group before the table key it precedes. */
+const DERIVED_BEFORE: Partial<Record<ConfigKeyName, (i: RowInput) => ConfigRow[]>> = {
+  'compaction.enabled': ({ resolved: { config: c, sources: s } }) => [{ key: 'contextWindow', value: c.contextWindow, source: s.contextWindow }],
+  thinking: ({ resolved: { config: c, sources: s } }) => [{ key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens }],
+  'bash.timeoutSeconds': ({ resolved: { config: c, sources: s } }) => [{ key: 'images', value: c.images, source: s.images ?? 'default' }],
+  hooks: ({ resolved: { config: c } }) => [
+    { key: 'approve', value: c.approveAll ? 'every ask (--yes)' : c.approvals.map((r) => r.text).join(', ') || '(none)', source: c.approveAll ? 'flag --yes' : c.approvals.length ? 'flag --approve' : 'none set' },
+  ],
+  'budget.maxCostUsd': ({ resolved: { config: c, sources: s } }) => (['input', 'output', 'cacheRead', 'cacheWrite'] as const).map((k) => ({ key: `pricing.${k}`, value: c.pricing?.[k] ?? 'unknown', source: s[`pricing.${k}`] })),
+};
+
+/** The table's keys in --show-config's order: the table's, a key with `shownAfter` moved after that key. */
+export function shownKeys(): Row[] {
+  const order = CONFIG_KEYS.filter((row) => !row.shownAfter);
+  for (const row of CONFIG_KEYS.filter((r) => r.shownAfter)) order.splice(order.findIndex((r) => r.key === row.shownAfter) + 1, 0, row);
+  return order.filter((row) => !SHOWN_ELSEWHERE.includes(row.key));
+}
+
 /**
- * The rows, in their order: the config table's keys (each `shown`: its effective value and source,
- * unless its row says more) among the values worked out from them (the window, prices, approvals).
- * `env`: where MINI_AGENT_BWRAP is read (the bash.sandbox row probes the sandbox, once per process).
+ * The rows, in their order: the config table's keys (each its effective value and source, unless
+ * its row says more) among the values worked out from them (the window, prices, approvals), then
+ * the workspace's trust. `env`: where MINI_AGENT_BWRAP is read (the bash.sandbox row probes the
+ * sandbox, once per process).
  */
 export function showConfig(resolved: Resolved, env: Readonly<Record<string, string | undefined>> = process.env): ConfigRow[] {
-  const c = resolved.config;
-  const s = resolved.sources;
-  const shown = (key: ConfigKeyName, value: unknown = valueAt(c, key), source: string = s[key] ?? 'default'): ConfigRow => ({ key, value, source });
-  const rules = (key: 'permissions.allow' | 'permissions.ask' | 'permissions.deny', list: readonly { text: string; source: string }[]) =>
-    shown(key, list.map((r) => r.text).join(', ') || '(none)', [...new Set(list.map((r) => r.source))].join('; ') || 'none set');
-  const rows: ConfigRow[] = [
-    shown('provider'),
-    shown('model'),
-    shown('baseUrl'),
-    shown('apiKey', redact(c.apiKey), s.apiKey ?? (c.apiKeyEnv ? `not set (env ${c.apiKeyEnv})` : 'not needed')),
-    shown('maxTurns'),
-    shown('timeoutMs'),
-    shown('idleTimeoutMs'),
-    shown('retry.maxRetries'),
-    shown('retry.baseDelayMs'),
-    shown('retry.maxDelayMs'),
-    { key: 'contextWindow', value: c.contextWindow, source: s.contextWindow },
-    shown('compaction.enabled'),
-    shown('compaction.reserveTokens'),
-    shown('compaction.keepRecentTokens'),
-    { key: 'maxOutputTokens', value: c.maxOutputTokens, source: s.maxOutputTokens },
-    shown('thinking'),
-    { key: 'images', value: c.images, source: s.images ?? 'default' },
-    shown('bash.timeoutSeconds'),
-    shown('bash.maxTimeoutSeconds'),
-    shown('bash.envAllowlist', c.bash.envAllowlist.join(', ') || '(none)', 'all config files'),
-    shown('bash.parallel'),
-    shown(
-      'bash.sandbox',
-      describeSandbox(c.bash.sandbox, () => sandboxStatus(env)),
-    ),
-    shown('bash.network'),
-    rules('permissions.allow', c.permissions.allow),
-    rules('permissions.ask', c.permissions.ask),
-    rules('permissions.deny', c.permissions.deny),
-    { key: 'approve', value: c.approveAll ? 'every ask (--yes)' : c.approvals.map((r) => r.text).join(', ') || '(none)', source: c.approveAll ? 'flag --yes' : c.approvals.length ? 'flag --approve' : 'none set' },
-    shown('hooks', c.hooks.map((h) => h.path).join(', ') || '(none)', [...new Set(c.hooks.map((h) => h.source))].join('; ') || 'none set'),
-    shown('allowPaths', c.allowPaths.join(', ') || '(none)', 'config files and --allow-path'),
-    shown('tools', c.tools ? c.tools.join(', ') : '(all)', s.tools ?? (c.tools ? 'config' : 'default')),
-    shown('loopGuard.warnAfter'),
-    shown('loopGuard.stopAfter'),
-    shown('cache.retention'),
-  ];
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-    rows.push({ key: `pricing.${k}`, value: c.pricing?.[k] ?? 'unknown', source: s[`pricing.${k}`] });
+  const input: RowInput = { resolved, env };
+  const rows: ConfigRow[] = [];
+  for (const { key } of shownKeys()) {
+    rows.push(...(DERIVED_BEFORE[key]?.(input) ?? []));
+    rows.push(CUSTOM_ROWS[key]?.(input) ?? shown(input, key));
   }
-  rows.push(shown('budget.maxCostUsd', c.budget.maxCostUsd ?? '(none)'));
   rows.push(...trustRows(resolved));
   return rows;
 }

@@ -2,16 +2,13 @@
 // ACP): model, session and tool choices, turned into agent options. Each front end adds its own
 // flags around these. Small on purpose: it is on the path of `--version`.
 import { UsageError } from '../core/types.js';
-import { CONFIG_FLAG_HELP } from './config-flags-help.generated.js';
+import { CONFIG_FLAG_HELP, CONFIG_FLAG_READS, CONFIG_FLAG_SPECS } from './config-flags-help.generated.js';
 import type { SessionChoice } from './session-open.js';
-import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
+import type { ThinkingLevel } from '../model/thinking-levels.js';
 
-/** util.parseArgs specs of the shared flags. */
+/** util.parseArgs specs of the shared flags: the config table's (generated), then those that set no key. */
 export const AGENT_FLAGS = {
-  provider: { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
+  ...CONFIG_FLAG_SPECS,
   script: { type: 'string' },
   record: { type: 'string' },
   session: { type: 'string' },
@@ -20,19 +17,11 @@ export const AGENT_FLAGS = {
   branch: { type: 'string' },
   fork: { type: 'string' },
   'no-session': { type: 'boolean', default: false },
-  'max-turns': { type: 'string' },
-  'max-cost': { type: 'string' },
   'read-only': { type: 'boolean', default: false },
-  'no-compact': { type: 'boolean', default: false },
   'context-window': { type: 'string' },
-  thinking: { type: 'string' },
-  'allow-path': { type: 'string', multiple: true },
   yes: { type: 'boolean', short: 'y', default: false },
   approve: { type: 'string', multiple: true },
-  tools: { type: 'string' },
-  'bash-timeout': { type: 'string' },
   'trust-workspace': { type: 'boolean', default: false },
-  'no-context-files': { type: 'boolean', default: false },
   'mcp-config': { type: 'string', multiple: true },
 } as const;
 
@@ -103,8 +92,57 @@ export interface AgentFlags {
   fork?: string;
 }
 
+/** How app/flags.ts reads a table flag's value: the key, the agent option it sets, and the kind read off the schema (with what its messages name). */
+export type FlagRead =
+  | { key: string; option: string; kind: 'text' | 'off' }
+  | { key: string; option: string; kind: 'choice'; values: readonly string[] }
+  | { key: string; option: string; kind: 'whole'; min: number; unit?: string }
+  | { key: string; option: string; kind: 'amount'; above: number; unit: string }
+  | { key: string; option: string; kind: 'repeat' | 'comma'; needs: string };
+
 type FlagValue<F> = F extends { multiple: true } ? string[] : F extends { type: 'string' } ? string : boolean;
 type Values = { [K in keyof typeof AGENT_FLAGS]?: FlagValue<(typeof AGENT_FLAGS)[K]> };
+
+/** How the config table's flags are read (generated from the table), each setting an option of AgentFlags. */
+const READS = CONFIG_FLAG_READS as Readonly<Record<keyof typeof CONFIG_FLAG_READS, FlagRead & { option: keyof AgentFlags }>>;
+
+/** The value a config table's flag gives its option (undefined: not given), checked by its kind. */
+function readFlag(flag: string, read: FlagRead, value: string | string[] | boolean | undefined): unknown {
+  if (value === undefined) return undefined;
+  const fail = (what: string) => new UsageError(`--${flag} ${what}`);
+  switch (read.kind) {
+    case 'text':
+      return value;
+    case 'off':
+      return value ? false : undefined;
+    case 'choice':
+      if (!read.values.includes(value as string)) throw fail(`must be one of ${read.values.join(', ')}, got "${value}"`);
+      return value;
+    case 'whole': {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < read.min) throw fail(`must be a whole number${read.unit ? ` of ${read.unit}` : ''} >= ${read.min}, got "${value}"`);
+      return n;
+    }
+    case 'amount': {
+      // An amount of money: a leading $ is allowed.
+      const text = value as string;
+      const n = Number(text.replace(/^\$/, ''));
+      if (text.trim() === '' || !Number.isFinite(n) || n <= read.above) throw fail(`must be an amount of ${read.unit} > ${read.above}, e.g. 0.50, got "${text}"`);
+      return n;
+    }
+    case 'comma': {
+      const list = (value as string)
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      if (list.length === 0) throw fail(`needs ${read.needs}`);
+      return list;
+    }
+    case 'repeat':
+      for (const item of value as string[]) if (item.trim() === '') throw fail(`needs ${read.needs}`);
+      return (value as string[]).length ? value : undefined;
+  }
+}
 
 /** Checks the shared flags (throws UsageError naming the problem) and turns them into agent options. */
 export function agentFlagsFrom(v: Values): AgentFlags {
@@ -121,17 +159,11 @@ export function agentFlagsFrom(v: Values): AgentFlags {
   if (v.session === '') throw new UsageError('--session needs a file path');
   if (v.script === '') throw new UsageError('--script needs a file path');
   if (v.record === '') throw new UsageError('--record needs a file path');
-  let maxTurns: number | undefined;
-  if (v['max-turns'] !== undefined) {
-    const n = Number(v['max-turns']);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns must be a whole number >= 1, got "${v['max-turns']}"`);
-    maxTurns = n;
-  }
-  let maxCost: number | undefined;
-  if (v['max-cost'] !== undefined) {
-    const n = Number(v['max-cost'].replace(/^\$/, ''));
-    if (v['max-cost'].trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--max-cost must be an amount of US dollars > 0, e.g. 0.50, got "${v['max-cost']}"`);
-    maxCost = n;
+  // The config table's flags, in the table's order.
+  const options: Partial<Record<keyof AgentFlags, unknown>> = {};
+  for (const [flag, read] of Object.entries(READS)) {
+    const value = readFlag(flag, read, v[flag as keyof typeof READS]);
+    if (value !== undefined) options[read.option] = value;
   }
   let contextWindow: number | undefined;
   if (v['context-window'] !== undefined) {
@@ -139,45 +171,18 @@ export function agentFlagsFrom(v: Values): AgentFlags {
     if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens >= 1024, got "${v['context-window']}"`);
     contextWindow = n;
   }
-  if (v.thinking !== undefined && !isThinkingLevel(v.thinking)) throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(', ')}, got "${v.thinking}"`);
-  let bashTimeout: number | undefined;
-  if (v['bash-timeout'] !== undefined) {
-    const n = Number(v['bash-timeout']);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--bash-timeout must be a whole number of seconds >= 1, got "${v['bash-timeout']}"`);
-    bashTimeout = n;
-  }
-  let enabledTools: string[] | undefined;
-  if (v.tools !== undefined) {
-    enabledTools = v.tools
-      .split(',')
-      .map((t) => t.trim())
-      .filter((t) => t !== '');
-    if (enabledTools.length === 0) throw new UsageError('--tools needs a comma-separated list of tool names, e.g. --tools read_file,grep');
-  }
-  for (const p of v['allow-path'] ?? []) if (p.trim() === '') throw new UsageError('--allow-path needs a folder');
   for (const r of v.approve ?? []) if (r.trim() === '') throw new UsageError("--approve needs a rule, e.g. --approve 'bash(npm test)'");
   for (const f of v['mcp-config'] ?? []) if (f.trim() === '') throw new UsageError('--mcp-config needs a file');
   const session: SessionChoice = v['no-session'] ? 'memory' : v.session !== undefined ? { file: v.session } : v.continue ? 'continue' : v.resume !== undefined ? { resume: v.resume } : 'new';
   return {
-    provider: v.provider,
-    model: v.model,
-    baseUrl: v['base-url'],
-    apiKey: v['api-key'],
-    maxTurns,
-    ...(maxCost !== undefined ? { maxCost } : {}),
+    ...(options as Partial<AgentFlags>),
     script: v.script,
     record: v.record,
     readOnly: v['read-only'] ?? false,
-    ...(v['no-compact'] ? { compact: false } : {}),
     contextWindow,
-    ...(v.thinking !== undefined ? { thinking: v.thinking as ThinkingLevel } : {}),
-    ...(v['allow-path']?.length ? { allowPaths: v['allow-path'] } : {}),
     ...(v.yes ? { yes: true } : {}),
     ...(v.approve?.length ? { approve: v.approve } : {}),
-    ...(enabledTools ? { enabledTools } : {}),
-    ...(bashTimeout !== undefined ? { bashTimeout } : {}),
     ...(v['trust-workspace'] ? { trustWorkspace: true } : {}),
-    ...(v['no-context-files'] ? { contextFiles: false } : {}),
     ...(v['mcp-config']?.length ? { mcpConfig: v['mcp-config'] } : {}),
     session,
     branch: v.branch,

@@ -4,9 +4,10 @@
 // else follows from this table: the type `ConfigFile` (Static of the schemas), the config file's
 // check (app/config-check.ts), the defaults (the resolution's lowest layer, app/config.ts, and the
 // fallbacks of the blocks below the app layer), the untrusted-project rules
-// (app/project-config.ts), the --help lines of the flags that set a key
-// (app/config-flags-help.generated.ts) and the README's two configuration tables
-// (app/config-docs.ts renders them; test/config-table.test.ts holds them equal).
+// (app/project-config.ts), the --help lines, parse specs and reads of the flags that set a key
+// (app/config-flags-help.generated.ts), the rows of --show-config (app/config-show.ts, in the
+// table's order) and the README's two configuration tables (app/config-docs.ts renders them and
+// the flags' module; test/config-table.test.ts holds them equal).
 // It is in core so the agent, the tools and the extensions can take their defaults from it.
 import { Unsafe, type Static, type TSchema, type TUnsafe } from 'typebox';
 import { Type } from './type-builders.js';
@@ -45,6 +46,13 @@ export interface ConfigKey<S extends TSchema = TSchema, D = unknown> {
   flag?: string;
   /** The flag's --help text: `{default}` is the default, `{choices}` the values with the default marked; a new line continues it. */
   flagHelp?: string;
+  /**
+   * How app/flags.ts reads the flag where the schema does not say (the schema gives the kind: text,
+   * a choice, a whole number and its least value, an amount, a list; a boolean's flag is `--no-X`
+   * and sets false): the agent option it sets (default: the key), a list's form (`repeat`: the flag
+   * repeats; `comma`: one comma-separated value), what an empty value lacks, the unit a number's error names.
+   */
+  flagReads?: { option?: string; list?: 'repeat' | 'comma'; needs?: string; unit?: string };
   /** The environment variable that sets it. */
   env?: string;
   /** Where the environment sets it, in words, when that depends on the provider. */
@@ -52,6 +60,8 @@ export interface ConfigKey<S extends TSchema = TSchema, D = unknown> {
   /** What it does, in one line (the README's table). */
   help: string;
   project: ProjectRule;
+  /** --show-config shows its row right after this key's (default: in the table's order). */
+  shownAfter?: string;
 }
 
 /** A row; its default is typed by its schema (and stays its own type, so `CONFIG_TABLE.maxTurns.default` is a number). */
@@ -148,6 +158,7 @@ export const CONFIG_TABLE = {
     default: true,
     flag: '--no-compact',
     flagHelp: 'never compact automatically (not even when the context overflows)',
+    flagReads: { option: 'compact' },
     help: 'automatic compaction (every path, overflow included)',
     project: COMPACTION,
   }),
@@ -158,6 +169,7 @@ export const CONFIG_TABLE = {
     default: 120,
     flag: '--bash-timeout S',
     flagHelp: "bash's default timeout in seconds (default {default})",
+    flagReads: { option: 'bashTimeout', unit: 'seconds' },
     help: "a command's timeout when the call gives none",
     project: LIMIT,
   }),
@@ -180,6 +192,7 @@ export const CONFIG_TABLE = {
     defaultText: 'none',
     flag: '--allow-path DIR',
     flagHelp: 'let file tools use DIR outside the workspace too (repeatable)',
+    flagReads: { list: 'repeat', needs: 'a folder' },
     help: 'folders outside the workspace the file tools may use (relative: to the workspace)',
     project: widening('lets file tools reach folders outside the workspace'),
   }),
@@ -188,6 +201,7 @@ export const CONFIG_TABLE = {
     defaultText: 'all',
     flag: '--tools LIST',
     flagHelp: 'the tools that are on, comma-separated (default: {default}: read_file, list_dir, grep, find,\nwrite_file, edit_file, write_note, bash)',
+    flagReads: { option: 'enabledTools', list: 'comma', needs: 'a comma-separated list of tool names, e.g. --tools read_file,grep' },
     help: 'the tools that are on',
     project: { effect: 'subset', why: 'may turn tools off, not on' },
   }),
@@ -204,6 +218,7 @@ export const CONFIG_TABLE = {
     default: true,
     flag: '--no-context-files',
     flagHelp: 'leave AGENTS.md / CLAUDE.md out of the system prompt',
+    flagReads: { option: 'contextFiles' },
     help: 'AGENTS.md / CLAUDE.md files in the system prompt',
     project: narrowing('context files on or off'),
   }),
@@ -219,6 +234,7 @@ export const CONFIG_TABLE = {
     defaultText: 'no budget',
     flag: '--max-cost USD',
     flagHelp: 'stop before a request that could take the run past USD dollars (exit 3; needs known prices)',
+    flagReads: { option: 'maxCost' },
     help: 'the most a run may spend, in US dollars (needs known prices)',
     project: LIMIT,
   }),
@@ -228,6 +244,7 @@ export const CONFIG_TABLE = {
     flag: '--thinking LEVEL',
     flagHelp: 'how much the model reasons: {choices}',
     help: 'how much the model reasons',
+    shownAfter: 'compaction.keepRecentTokens',
     project: stricter('more thinking costs more output tokens', ['high', 'medium', 'low', 'off'], 'thinks no more than your value'),
   }),
 };
