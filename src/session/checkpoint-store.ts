@@ -1,0 +1,147 @@
+// File checkpoints (issue 26): what a file was before the agent changed it, kept in a private,
+// content-addressed store beside the session file (`SESSION.checkpoints/objects/ab/cdef…`, folders
+// 0700, objects 0600). An object is named by the SHA-256 of its bytes, so the same content is
+// stored once however often it is checkpointed, and a damaged object is seen when it is read.
+// A FileState says what was at a path: nothing, a file (its object, size and mode), a symlink
+// (its target), a file over the size cap (noted, not stored), or something else (a folder, a
+// special file), which is never restored. Capturing and restoring are I/O at the edge; this module
+// knows nothing of tools, models or entries.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** Files larger than this are noted (size, mode) but their content is not stored. */
+export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export type FileState = { kind: 'absent' } | { kind: 'file'; blob: string; size: number; mode: number } | { kind: 'symlink'; target: string } | { kind: 'too_big'; size: number; mode: number } | { kind: 'other' };
+
+/** The folder of a session file's checkpoints: beside it, named after it. */
+export function checkpointDirOf(sessionFile: string): string {
+  return sessionFile.replace(/\.jsonl$/, '') + '.checkpoints';
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export class CheckpointStore {
+  constructor(
+    readonly dir: string,
+    readonly maxFileBytes: number = CHECKPOINT_MAX_FILE_BYTES,
+  ) {}
+
+  private objectPath(hash: string): string {
+    if (!HASH.test(hash)) throw new Error(`not a checkpoint object name: ${JSON.stringify(hash)}`);
+    return join(this.dir, 'objects', hash.slice(0, 2), hash.slice(2));
+  }
+
+  /** Stores `bytes` once (an object that exists already is kept) and returns its name, the SHA-256 of the bytes. */
+  async put(bytes: Uint8Array): Promise<string> {
+    const hash = sha256(bytes);
+    const path = this.objectPath(hash);
+    if (await exists(path)) return hash;
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // Written whole under a temp name, then renamed: a kill leaves a temp file or the whole object, never a part of one.
+    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const handle = await open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+    return hash;
+  }
+
+  /** The bytes of an object; an error when it is missing or its bytes are not the ones it was named for. */
+  async get(hash: string): Promise<Buffer> {
+    const bytes = await readFile(this.objectPath(hash)).catch((err: NodeJS.ErrnoException) => {
+      throw new Error(err.code === 'ENOENT' ? `checkpoint object ${hash.slice(0, 12)} is missing from ${this.dir}` : `cannot read checkpoint object ${hash.slice(0, 12)}: ${err.message}`);
+    });
+    if (sha256(bytes) !== hash) throw new Error(`checkpoint object ${hash.slice(0, 12)} in ${this.dir} is damaged (its bytes do not match its name)`);
+    return bytes;
+  }
+
+  /** What is at `path` now, its content stored when it is a file within the cap. */
+  async capture(path: string): Promise<FileState> {
+    const st = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+      throw err;
+    });
+    if (!st) return { kind: 'absent' };
+    if (st.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
+    if (!st.isFile()) return { kind: 'other' };
+    const mode = st.mode & 0o7777;
+    if (st.size > this.maxFileBytes) return { kind: 'too_big', size: st.size, mode };
+    const bytes = await readFile(path);
+    return { kind: 'file', blob: await this.put(bytes), size: bytes.length, mode };
+  }
+
+  /** Whether `path` holds what `state` says (a file by the hash of its bytes). A file over the cap, or something else, is never taken to match. */
+  async matches(path: string, state: FileState): Promise<boolean> {
+    const st = await lstat(path).catch(() => undefined);
+    switch (state.kind) {
+      case 'absent':
+        return st === undefined;
+      case 'symlink':
+        return st?.isSymbolicLink() === true && (await readlink(path)) === state.target;
+      case 'file':
+        return st?.isFile() === true && !st.isSymbolicLink() && st.size === state.size && sha256(await readFile(path)) === state.blob;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Puts `state` back at `path`: a file's bytes and mode (written whole, then renamed into place),
+   * a symlink, or nothing (the file is removed). A state that was not stored (over the cap, a
+   * folder or special file) cannot be restored: an error says so and nothing is changed.
+   */
+  async restore(path: string, state: FileState): Promise<void> {
+    if (state.kind === 'too_big') throw new Error(`${path} was over the checkpoint size cap (${state.size} bytes), so its earlier content was not kept`);
+    if (state.kind === 'other') throw new Error(`${path} was not a regular file or a symlink, so it was not checkpointed`);
+    const now = await lstat(path).catch(() => undefined);
+    if (now?.isDirectory()) throw new Error(`${path} is a folder now; it was not replaced`);
+    if (state.kind === 'absent') {
+      if (now) await unlink(path);
+      return;
+    }
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${dirname(path)}/.${path.split('/').pop()}.${process.pid}.${randomBytes(4).toString('hex')}.restore`;
+    try {
+      if (state.kind === 'symlink') {
+        await symlink(state.target, tmp);
+      } else {
+        const bytes = await this.get(state.blob);
+        const handle = await open(tmp, 'wx', 0o600);
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await chmod(tmp, state.mode); // open() applies the umask: set the exact mode afterwards
+      }
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** Bytes the stored objects take (for `sessions` and `/status`). */
+  async sizeBytes(): Promise<number> {
+    const root = join(this.dir, 'objects');
+    let total = 0;
+    for (const sub of await readdir(root).catch(() => [] as string[])) {
+      for (const name of await readdir(join(root, sub)).catch(() => [] as string[])) {
+        total += (await stat(join(root, sub, name)).catch(() => undefined))?.size ?? 0;
+      }
+    }
+    return total;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined)) !== undefined;
+}
