@@ -263,6 +263,20 @@ describe('architecture', () => {
     expect(importsOf(text)).toEqual(['./x.js', '../model/y.js', '../cli/z.js', '../agent/w.js', './side-effect.js']);
   });
 
+  it('print, RPC and ACP mode read `process` only in their process entries: the rest runs in process on a FrontEndIo', () => {
+    // rpc-mode.ts also keeps takeOverStdout and runRpcProcess, the process version for an embedder's own entry.
+    const entries = new Set([join('cli', 'main.ts'), join('rpc', 'main.ts'), join('rpc', 'rpc-mode.ts'), join('acp', 'main.ts')]);
+    const found: string[] = [];
+    for (const file of files.filter((f) => ['cli', 'rpc', 'acp'].includes(blockOf(f)) && !entries.has(relative(SRC, f)))) {
+      const code = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+        .join('\n');
+      if (/\bprocess\.\w/.test(code)) found.push(relative(SRC, file));
+    }
+    expect(found).toEqual([]);
+  });
+
   it('no source file is over 400 lines', () => {
     const long = files.map((f) => ({ f: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.lines > 400);
     expect(long).toEqual([]);
