@@ -40,7 +40,16 @@ function entriesOfEveryKind(): readonly SessionEntry[] {
     usage: emptyUsage(),
     model: 'm',
   });
-  store.appendMessage({ role: 'toolResult', toolCallId: 'c1', toolName: 'read_file', content: [{ type: 'text', text: 'x' }], isError: false, details: { path: 'a' } });
+  const r = store.appendMessage({ role: 'toolResult', toolCallId: 'c1', toolName: 'read_file', content: [{ type: 'text', text: 'x' }], isError: false, details: { path: 'a' } });
+  store.append({
+    type: 'checkpoint',
+    entryId: r.id,
+    files: [
+      { path: '/w/a', before: { kind: 'absent' }, after: { kind: 'file', blob: 'a'.repeat(64), size: 1, mode: 0o644 } },
+      { path: '/w/l', before: { kind: 'symlink', target: 'a' }, after: { kind: 'too_big', size: 20, mode: 0o600 } },
+      { path: '/w/d', before: { kind: 'other' }, after: { kind: 'absent' } },
+    ],
+  });
   store.append({ type: 'compaction', summary: 's', firstKeptEntryId: a.id, tokensBefore: 10, summarizedIds: [u.id], details: { readFiles: ['a'], modifiedFiles: [] }, reason: 'manual', warnings: ['w'] });
   store.append({ type: 'branch_summary', summary: 'b', fromId: a.id, summarizedIds: [a.id], details: { readFiles: [], modifiedFiles: ['b'] }, parentId: u.id });
   store.append({ type: 'compaction_failed', targetId: a.id, reason: 'overflow', error: 'no', tokensBefore: 5 });

@@ -3,6 +3,7 @@
 // lost; what flows on from such a line (projection, tree, exports, the adapters) does not fail.
 // The reference is the reader of a09fcf4 (entryShapeError of src/session/entries.ts), copied
 // below as it was; a line both readers refuse is still skipped, with a warning naming the problem.
+import { SESSION_FORMAT_VERSION } from '../src/session/entries.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -83,7 +84,9 @@ function oldEntryShapeError(value: unknown): string | undefined {
 // ---- end of the reference ----
 
 const T = '2026-01-01T00:00:00.000Z';
-const HEADER = { type: 'session', version: 6, id: 'old-session', cwd: '/w', timestamp: T };
+// The current version: what is under test is the shapes of older lines, read in place (a file of an
+// older version is migrated first: session-store.test.ts).
+const HEADER = { type: 'session', version: SESSION_FORMAT_VERSION, id: 'old-session', cwd: '/w', timestamp: T };
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0 };
 
 /** Lines an older version (or a hand edit) could have written, one for each thing the reader accepts beyond the schema. */

@@ -24,7 +24,7 @@ describe('docs/session.schema.json', () => {
   it('documents every entry type in docs/session-format.md', () => {
     const doc = readFileSync(fileURLToPath(new URL('../docs/session-format.md', import.meta.url)), 'utf8');
     const types = (SessionEntrySchema as unknown as { anyOf: { properties: { type: { const: string } } }[] }).anyOf.map((b) => b.properties.type.const);
-    expect(types.sort()).toEqual(['branch_summary', 'compaction', 'compaction_failed', 'label', 'leaf', 'message', 'model_change', 'model_window', 'permission_grant', 'run', 'session_info']);
+    expect(types.sort()).toEqual(['branch_summary', 'checkpoint', 'compaction', 'compaction_failed', 'label', 'leaf', 'message', 'model_change', 'model_window', 'permission_grant', 'run', 'session_info']);
     for (const t of types) expect(doc, `docs/session-format.md does not mention "${t}"`).toContain(`\`${t}\``);
   });
 

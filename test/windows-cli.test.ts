@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
-import type { ModelWindowEntry } from '../src/session/entries.js';
+import { SESSION_FORMAT_VERSION, type ModelWindowEntry } from '../src/session/entries.js';
 import { SessionEntrySchema, SessionHeaderSchema } from '../src/session/entry-schema.js';
 import { SessionStore } from '../src/session/store.js';
 import { SUMMARY_SECTIONS, TURN_SECTIONS } from '../src/session/summary-prompts.js';
@@ -102,12 +102,12 @@ describe('an 8k server that states its limit in a 400 error', () => {
         .map((e) => (e as { reason?: string }).reason),
     ).toEqual(['overflow', 'threshold']);
     again.close();
-    // The file, model_window entry included, validates against the published schema (format 6).
+    // The file, model_window entry included, validates against the published schema (the current format).
     const [h, ...lines] = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(h.version).toBe(6);
+    expect(h.version).toBe(SESSION_FORMAT_VERSION);
     expect(Compile(SessionHeaderSchema).Check(h)).toBe(true);
     const entry = Compile(SessionEntrySchema);
     for (const e of lines) expect(entry.Check(e), `${e.type}: ${JSON.stringify([...entry.Errors(e)].slice(0, 3))}`).toBe(true);

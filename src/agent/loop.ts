@@ -1,5 +1,8 @@
 // The agent loop: project → stream → append → run tools → append results → repeat.
 // Every turn re-projects from the store; there is no message array of its own.
+import { CallCheckpoints } from './call-checkpoints.js';
+import type { CheckpointStore } from '../session/checkpoint-store.js';
+import type { FileChange } from '../session/entries.js';
 import { randomUUID } from 'node:crypto';
 import type { BudgetStop, EventBody, RunStopReason } from '../core/events.js';
 import { addUsage, emptyUsage, toolCallsOf, userMessage, type ImageContent, type Message, type TextContent, type ModelError, type QueueItem, type Refusal, type ToolCall, type Usage } from '../core/types.js';
@@ -28,6 +31,8 @@ export { DEFAULT_IDLE_TIMEOUT_MS } from './turn-stream.js';
 
 export interface LoopOptions extends TurnPolicy {
   store: SessionStore;
+  /** Where the files a tool call changes are checkpointed (the session's store); absent: no checkpoints. */
+  checkpoints?: CheckpointStore;
   model: ModelAdapter;
   tools: ToolRegistry;
   systemPrompt: string;
@@ -260,7 +265,7 @@ function withWarning(result: ToolResult, warning: string): ToolResult {
  * stores the results in call order, each as soon as every earlier one is stored.
  */
 async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, signal: AbortSignal, outcome: RunOutcome, adjust: (index: number, result: ToolResult) => ToolResult): Promise<void> {
-  const done: ({ result: ToolResult; durationMs: number } | undefined)[] = new Array(calls.length);
+  const done: ({ result: ToolResult; durationMs: number; files: FileChange[] } | undefined)[] = new Array(calls.length);
   let stored = 0;
   const accesses = calls.map((call) => opts.tools.access(call, opts.cwd));
   await runScheduled(accesses, async (i) => {
@@ -268,10 +273,14 @@ async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, 
     opts.emit(toolStart(call, turn));
     const started = performance.now();
     const waiting = approvalWait(opts.emit);
-    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: waiting.emit });
-    done[i] = { result: adjust(i, result), durationMs: Math.max(0, performance.now() - started - waiting.ms()) };
+    const checkpoints = opts.checkpoints && new CallCheckpoints(opts.checkpoints);
+    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: waiting.emit, ...(checkpoints ? { checkpoint: checkpoints.capture } : {}) });
+    const durationMs = Math.max(0, performance.now() - started - waiting.ms());
+    const files = checkpoints ? await checkpoints.changes() : [];
+    for (const message of checkpoints?.warnings ?? []) opts.emit({ type: 'warning', message });
+    done[i] = { result: adjust(i, result), durationMs, files };
     while (stored < calls.length && done[stored]) {
-      record(calls[stored], done[stored]!.result, done[stored]!.durationMs, turn, opts, outcome);
+      record(calls[stored], done[stored]!.result, done[stored]!.durationMs, turn, opts, outcome, done[stored]!.files);
       stored++;
     }
   });
@@ -302,7 +311,7 @@ function answerAll(calls: ToolCall[], make: (call: ToolCall) => ToolResult, turn
   }
 }
 
-function record(call: ToolCall, result: ToolResult, durationMs: number, turn: number, opts: LoopOptions, outcome: RunOutcome): void {
+function record(call: ToolCall, result: ToolResult, durationMs: number, turn: number, opts: LoopOptions, outcome: RunOutcome, files: FileChange[] = []): void {
   const message: Message = {
     role: 'toolResult',
     toolCallId: call.id,
@@ -312,6 +321,8 @@ function record(call: ToolCall, result: ToolResult, durationMs: number, turn: nu
     ...(result.details ? { details: result.details } : {}),
   };
   const entry = opts.store.appendMessage(message);
+  // The files the call changed, before and after: a side record after its result (never sent to the model).
+  if (files.length > 0) opts.store.append({ type: 'checkpoint', entryId: entry.id, files });
   outcome.toolCalls++;
   if (result.isError) outcome.toolErrors++;
   opts.emit({ type: 'tool_end', turn, toolCallId: call.id, name: call.name, result, entryId: entry.id, durationMs: Math.round(durationMs) });

@@ -1,5 +1,6 @@
 // The session runner: one run at a time per session, queued prompts, steering and follow-up
 // queues, and the run_settled event that closes every run, whatever happened inside.
+import type { CheckpointStore } from '../session/checkpoint-store.js';
 import { randomUUID } from 'node:crypto';
 import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
 import { emptyUsage, type ImageContent, type QueueItem, type TextContent } from '../core/types.js';
@@ -22,6 +23,8 @@ export type Attachments = readonly (TextContent | ImageContent)[];
 
 export interface RunnerOptions extends TurnPolicy {
   store: SessionStore;
+  /** Where the files tool calls change are checkpointed; absent: no checkpoints. */
+  checkpoints?: CheckpointStore;
   model: ModelAdapter;
   tools: ToolRegistry;
   cwd: string;
@@ -258,6 +261,7 @@ export class SessionRunner {
     try {
       outcome = await runLoop({
         store,
+        ...(this.opts.checkpoints ? { checkpoints: this.opts.checkpoints } : {}),
         model,
         tools,
         cwd,

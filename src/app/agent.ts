@@ -1,6 +1,7 @@
 // The application layer: one agent session for any front end. It owns the configuration, the model, the tool set,
 // the session file (new, continue, resume, fork, branch, with the lock and migration) and the runner with its events.
 // The SDK (createAgent), RPC mode and print mode are thin users of it; none opens a session or builds a model itself.
+import { CheckpointStore, checkpointDirOf } from '../session/checkpoint-store.js';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -318,6 +319,7 @@ class AgentImpl implements Agent {
     if (newSession) this.grants = sessionGrants(this.store, this.ctx.place.home, (note) => this.notes.push(note));
     this.runner = new SessionRunner({
       store: this.store,
+      ...(this.store.file ? { checkpoints: new CheckpointStore(checkpointDirOf(this.store.file)) } : {}),
       model: this.modelAdapter,
       tools: this.tools,
       cwd: this.cwd,

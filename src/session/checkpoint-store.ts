@@ -9,11 +9,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { FileState } from './entry-kinds/checkpoint.js';
 
 /** Files larger than this are noted (size, mode) but their content is not stored. */
 export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export type FileState = { kind: 'absent' } | { kind: 'file'; blob: string; size: number; mode: number } | { kind: 'symlink'; target: string } | { kind: 'too_big'; size: number; mode: number } | { kind: 'other' };
+export type { FileState };
 
 /** The folder of a session file's checkpoints: beside it, named after it. */
 export function checkpointDirOf(sessionFile: string): string {

@@ -17,7 +17,7 @@ import { NODE_TYPES, type AnyEntry, type NodeType } from './entry-kinds/index.js
  * as a backup), because an older reader would skip the new entries as corrupt, and a skipped
  * `branch_summary` would cut its branch off the tree.
  */
-export const SESSION_FORMAT_VERSION = 6;
+export const SESSION_FORMAT_VERSION = 7;
 
 export type { CompactionReason };
 export type { SessionHeader, FileLists } from './entry-kinds/parts.js';
@@ -32,6 +32,7 @@ export type { CompactionFailedEntry } from './entry-kinds/compaction-failed.js';
 export type { PermissionGrantEntry } from './entry-kinds/permission-grant.js';
 export type { ModelChangeEntry } from './entry-kinds/model-change.js';
 export type { ModelWindowEntry } from './entry-kinds/model-window.js';
+export type { CheckpointEntry, FileChange, FileState } from './entry-kinds/checkpoint.js';
 export type { RunEntry, RunRecord, SessionSnapshot } from './entry-kinds/run.js';
 
 /** Any entry of a session file: a content entry (a node of the tree) or a control entry. */

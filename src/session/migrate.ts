@@ -23,6 +23,8 @@ const MIGRATIONS: Record<number, Migration> = {
   4: (header, entries) => ({ header: { ...header, version: 5 }, entries }),
   // 5 → 6: version 6 adds `model_window` (a window learned from the provider); the version-5 entries are valid.
   5: (header, entries) => ({ header: { ...header, version: 6 }, entries }),
+  // 6 → 7: version 7 adds `checkpoint` (the files a tool call changed, before and after); the version-6 entries are valid.
+  6: (header, entries) => ({ header: { ...header, version: 7 }, entries }),
 };
 
 export interface MigrationResult {

@@ -7,7 +7,7 @@ import { isContentEntry, isContentInput, SESSION_FORMAT_VERSION, type ContentEnt
 import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { FileSink, MemorySink, parseSessionText, SessionFileError, type EntrySink } from './session-file.js';
 import { snapshotOf } from './stats.js';
-import { compactionFailedKind, compactionKind, labelKind, leafKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind } from './entry-kinds/index.js';
+import { checkpointKind, compactionFailedKind, compactionKind, labelKind, leafKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind } from './entry-kinds/index.js';
 
 export interface CreateOptions {
   cwd: string;
@@ -193,6 +193,9 @@ export class SessionStore {
       entry = { type: 'model_change', id, parentId: null, timestamp, provider: input.provider, model: input.model };
     } else if (modelWindowKind.is(input)) {
       entry = { ...input, id, parentId: null, timestamp, type: 'model_window' };
+    } else if (checkpointKind.is(input)) {
+      this.requireContent(input.entryId);
+      entry = { type: 'checkpoint', id, parentId: null, timestamp, entryId: input.entryId, files: input.files };
     } else {
       if (input.targetId !== null) this.requireContent(input.targetId);
       entry = { type: 'leaf', id, parentId: null, timestamp, targetId: input.targetId };

@@ -105,6 +105,7 @@ export function createEditFileTool(opts: { queue?: PathQueue; maxBytes?: number 
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError(`aborted before editing; ${shown} was not changed`);
+        await ctx.checkpoint?.(target);
         const source = ctx.files ? await fromClient(ctx.files, target, shown, maxBytes) : await fromDisk(target, shown, maxBytes, queue.journal);
         const { file } = source;
         const replaceAll = args.replaceAll ?? false;

@@ -66,6 +66,8 @@ export interface ExecuteContext {
   cwd: string;
   signal: AbortSignal;
   emit?: (event: EventBody) => void;
+  /** Keeps a file's state before the call changes it (ToolContext.checkpoint); not given to a client's files. */
+  checkpoint?: (path: string) => Promise<void>;
 }
 
 /** What a call touches, for the loop's scheduler: reads share, writes to a path are exclusive on it, `exclusive` runs alone. */
@@ -168,6 +170,7 @@ export class ToolRegistry {
       ...(this.options.files ? { files: this.options.files } : {}),
       ...(this.options.images ? { images: this.options.images() } : {}),
       ...(ctx.emit ? { onOutput: (tail: string) => ctx.emit!({ type: 'tool_update', toolCallId: call.id, name: call.name, tail }) } : {}),
+      ...(ctx.checkpoint && !this.options.files ? { checkpoint: ctx.checkpoint } : {}),
     };
     const hidden = this.options.hiddenPaths?.(tool.name);
     if (hidden) toolCtx.hidden = hidden;

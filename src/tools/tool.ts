@@ -32,6 +32,13 @@ export interface ToolContext {
   images?: boolean;
   /** A long-running tool's latest output so far (bash: its last lines), for a live view; absent: nobody watches. */
   onOutput?: (tail: string) => void;
+  /**
+   * Called by a tool that changes files, before it changes `path` (the real path the workspace
+   * boundary resolved), inside its path queue: the file's state is kept so that the session can
+   * show and undo the change (issue 26). Absent: nobody keeps checkpoints (no session file, or the
+   * files are a client's). Never throws.
+   */
+  checkpoint?: (path: string) => Promise<void>;
 }
 
 /**

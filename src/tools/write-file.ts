@@ -73,6 +73,7 @@ export function createWriteFileTool(opts: { queue?: PathQueue; maxBytes?: number
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError(`aborted before writing; ${shown} was not written`);
+        await ctx.checkpoint?.(target);
         const existing = await stat(target).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return undefined;
           if (err.code === 'ENOTDIR') throw new ToolError(`path "${args.path}" goes through a file as if it were a folder`);

@@ -55,6 +55,7 @@ export function createWriteNoteTool(maxBytes = MAX_NOTE_BYTES, queue = new PathQ
       const shown = displayPath(ctx, target);
       return queue.run(target, async () => {
         if (ctx.signal.aborted) throw new ToolError('aborted before writing; nothing was written');
+        await ctx.checkpoint?.(target);
         const existing = await lstat(target).catch(() => undefined);
         if (existing && !existing.isFile()) throw new ToolError(`${shown} exists and is not a regular file`);
         await mkdir(dirname(target), { recursive: true });

@@ -13,13 +13,14 @@ import { leafKind } from './leaf.js';
 import { messageKind } from './message.js';
 import { modelChangeKind } from './model-change.js';
 import { modelWindowKind } from './model-window.js';
+import { checkpointKind } from './checkpoint.js';
 import { permissionGrantKind } from './permission-grant.js';
 import { runKind } from './run.js';
 import { sessionInfoKind } from './session-info.js';
 
-export { branchSummaryKind, compactionFailedKind, compactionKind, labelKind, leafKind, messageKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind };
+export { branchSummaryKind, checkpointKind, compactionFailedKind, compactionKind, labelKind, leafKind, messageKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, sessionInfoKind };
 
-export const ENTRY_KINDS = [messageKind, compactionKind, branchSummaryKind, compactionFailedKind, labelKind, leafKind, sessionInfoKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind] as const;
+export const ENTRY_KINDS = [messageKind, compactionKind, branchSummaryKind, compactionFailedKind, labelKind, leafKind, sessionInfoKind, modelChangeKind, modelWindowKind, permissionGrantKind, runKind, checkpointKind] as const;
 
 type Kind = (typeof ENTRY_KINDS)[number];
 type SchemasOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends { schema: infer S extends TSchema } ? S : never };

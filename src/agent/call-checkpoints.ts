@@ -1,0 +1,46 @@
+// The checkpoints of one tool call (issue 26): the state of each file the call is about to change
+// (taken by the tool through ToolContext.checkpoint, before it writes) and again when the call has
+// ended. The files whose state changed become the `checkpoint` entry after the call's result. A
+// state that cannot be taken never fails the call: the file is left out and a warning says why.
+import type { CheckpointStore } from '../session/checkpoint-store.js';
+import type { FileChange, FileState } from '../session/entries.js';
+
+export class CallCheckpoints {
+  private readonly before = new Map<string, FileState>();
+  readonly warnings: string[] = [];
+
+  constructor(private readonly store: CheckpointStore) {}
+
+  /** The state of `path` before the call changes it (the first time only: a call may write a file twice). */
+  readonly capture = async (path: string): Promise<void> => {
+    if (this.before.has(path)) return;
+    try {
+      this.before.set(path, await this.store.capture(path));
+    } catch (err) {
+      this.warnings.push(`no checkpoint of ${path}: ${(err as Error).message}`);
+    }
+  };
+
+  /** The files whose state the call changed, before and after. */
+  async changes(): Promise<FileChange[]> {
+    const changed: FileChange[] = [];
+    for (const [path, before] of this.before) {
+      try {
+        const after = await this.store.capture(path);
+        if (!sameState(before, after)) changed.push({ path, before, after });
+      } catch (err) {
+        this.warnings.push(`no checkpoint of ${path} after the call: ${(err as Error).message}`);
+      }
+    }
+    return changed;
+  }
+}
+
+/** Two states of a path are the same (a file: the same bytes and mode). */
+export function sameState(a: FileState, b: FileState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.blob === b.blob && a.mode === b.mode;
+  if (a.kind === 'symlink' && b.kind === 'symlink') return a.target === b.target;
+  if (a.kind === 'too_big' && b.kind === 'too_big') return a.size === b.size && a.mode === b.mode;
+  return a.kind === 'absent' || a.kind === 'other';
+}
