@@ -15,7 +15,12 @@ import { bundleFromSrc, isMain, median, runAlone } from './lib.mjs';
 
 /** The edit tool and the registry, bundled from src with esbuild (they are not exported from src/index.ts). */
 async function editApi(root, work) {
-  const contents = ["export { createEditFileTool } from './src/tools/edit-file.ts';", "export { ToolRegistry } from './src/tools/registry.ts';"];
+  const contents = [
+    "export { createEditFileTool } from './src/tools/edit-file.ts';",
+    "export { ToolRegistry } from './src/tools/registry.ts';",
+    "export { CallCheckpoints } from './src/agent/call-checkpoints.ts';",
+    "export { CheckpointStore } from './src/session/checkpoint-store.ts';",
+  ];
   return import(pathToFileURL(await bundleFromSrc({ root, work, name: 'edit-api', contents })).href);
 }
 
@@ -52,7 +57,8 @@ async function readAndWriteBack(file) {
 }
 
 export async function editBenchmarks({ root, work, report }) {
-  const { createEditFileTool, ToolRegistry } = await editApi(root, work);
+  const api = await editApi(root, work);
+  const { createEditFileTool, ToolRegistry } = api;
   const runs = Number(process.env.BENCH_EDIT_RUNS ?? 11);
   const ws = mkdtempSync(join(work, 'edit-ws-'));
   const file = join(ws, 'big.ts');
@@ -117,6 +123,45 @@ export async function editBenchmarks({ root, work, report }) {
     1,
   );
   report('  … a whitespace-tolerant match', tolerant, 'read+write+fsync', floor, '—', true);
+  rmSync(ws, { recursive: true, force: true });
+  await checkpointBenchmarks({ createEditFileTool, ToolRegistry, CallCheckpoints: api.CallCheckpoints, CheckpointStore: api.CheckpointStore, work, report, runs });
+}
+
+/**
+ * Issue 26: what a checkpoint adds to an edit. The same edit of a 20 KB source file, alternated
+ * with and without checkpoints (the state before: read, hashed, stored once; after: read and
+ * hashed again, the new object stored), as the loop runs it; the file is put back (untimed) before
+ * each run. The floor is the edit without checkpoints.
+ */
+async function checkpointBenchmarks({ createEditFileTool, ToolRegistry, CallCheckpoints, CheckpointStore, work, report, runs }) {
+  const ws = mkdtempSync(join(work, 'checkpoint-ws-'));
+  const file = join(ws, 'a.ts');
+  const marker = 'export const MIDDLE_MARKER = 42; // the line to edit\n';
+  const { text } = bigSource(20 * 1024, marker);
+  const source = text.includes(marker) ? text : text + marker;
+  const registry = new ToolRegistry([createEditFileTool()]);
+  const store = new CheckpointStore(join(ws, 'session.checkpoints'));
+  let id = 0;
+  const edit = async (withCheckpoints) => {
+    const cp = withCheckpoints ? new CallCheckpoints(store) : undefined;
+    const call = { type: 'toolCall', id: `c${++id}`, name: 'edit_file', arguments: { path: 'a.ts', edits: [{ oldText: marker, newText: `export const MIDDLE_MARKER = ${id}; // edited\n` }] } };
+    const res = await registry.execute(call, { cwd: ws, signal: new AbortController().signal, ...(cp ? { checkpoint: cp.capture } : {}) });
+    if (res.isError) throw new Error(`edit_file failed: ${res.content[0].text}`);
+    if (cp && (await cp.changes()).length !== 1) throw new Error('expected one checkpointed file');
+  };
+  const n = Math.max(21, runs * 2);
+  const times = { with: [], without: [] };
+  for (let i = 0; i < n + 2; i++) {
+    for (const mode of i % 2 === 0 ? ['with', 'without'] : ['without', 'with']) {
+      writeFileSync(file, source);
+      const t = performance.now();
+      await edit(mode === 'with');
+      if (i >= 2) times[mode].push(performance.now() - t);
+    }
+  }
+  const value = median(times.with);
+  const floor = median(times.without);
+  report(`checkpoint: an edit of a ${Math.round(source.length / 1024)} KB file (median)`, value, 'the edit without', floor, '≤ +5 ms', value - floor <= 5);
   rmSync(ws, { recursive: true, force: true });
 }
 
