@@ -258,10 +258,14 @@ describe.concurrent('commands', () => {
     const { t, cwd } = start(ctx, [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'noted' }, { text: 'in the fork' }]);
     writeFileSync(join(cwd, 'notes.md'), 'notes\n');
     await t.waitFor(READY);
+    // Each command waits for a new match of its answer (not one an earlier command printed, such as
+    // "planning" before /sessions), so the next line is never typed while a command still runs.
+    const matches = (text: string, re: RegExp) => (text.match(new RegExp(re.source, `${re.flags}g`)) ?? []).length;
     const run = async (line: string, expected: RegExp) => {
+      const before = matches(t.history(), expected);
       t.type(line);
       t.keys('Enter');
-      return t.waitFor(expected, { history: true });
+      return t.waitFor((text) => matches(text, expected) > before, { history: true });
     };
     await run('read the notes', /noted[\s\S]*scripted\/script/);
     await run('/name planning', /session named planning/);
