@@ -4,6 +4,7 @@
 // state that cannot be taken never fails the call: the file is left out and a warning says why.
 import type { CheckpointStore } from '../session/checkpoint-store.js';
 import type { FileChange, FileState } from '../session/entries.js';
+import { sameFileState } from '../session/file-history.js';
 
 export class CallCheckpoints {
   private readonly before = new Map<string, FileState>();
@@ -27,20 +28,11 @@ export class CallCheckpoints {
     for (const [path, before] of this.before) {
       try {
         const after = await this.store.capture(path);
-        if (!sameState(before, after)) changed.push({ path, before, after });
+        if (!sameFileState(before, after)) changed.push({ path, before, after });
       } catch (err) {
         this.warnings.push(`no checkpoint of ${path} after the call: ${(err as Error).message}`);
       }
     }
     return changed;
   }
-}
-
-/** Two states of a path are the same (a file: the same bytes and mode). */
-export function sameState(a: FileState, b: FileState): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'file' && b.kind === 'file') return a.blob === b.blob && a.mode === b.mode;
-  if (a.kind === 'symlink' && b.kind === 'symlink') return a.target === b.target;
-  if (a.kind === 'too_big' && b.kind === 'too_big') return a.size === b.size && a.mode === b.mode;
-  return a.kind === 'absent' || a.kind === 'other';
 }

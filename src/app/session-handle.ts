@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
 import { uncompact } from '../session/compaction-plan.js';
 import { resolveEntry } from '../session/resolve.js';
+import { sessionDiff } from '../session/file-diff.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
@@ -77,6 +78,10 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
     stats() {
       live('read');
       return sessionStats(store);
+    },
+    diff(entry) {
+      live('read');
+      return sessionDiff(store, entry === undefined ? undefined : resolveEntry(store, entry));
     },
     branch(entry) {
       live('branch');

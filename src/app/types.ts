@@ -140,6 +140,8 @@ export interface AgentSessionHandle {
   stats(): SessionStats;
   /** The files read and modified on the active path (through compactions too), workspace-relative. */
   filesTouched(): { readFiles: string[]; modifiedFiles: string[] };
+  /** What the agent changed in the files on this branch since ENTRY (id, prefix or label; absent: since the session began), as a unified diff from the checkpoints; '' when nothing changed or the session is in memory. */
+  diff(entry?: string): Promise<string>;
   /**
    * Every message on the active path, root to leaf, those a compaction summarized included (the
    * branch as it happened; `agent.messages()` is what the model sees). Read-only objects.

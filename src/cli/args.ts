@@ -17,6 +17,8 @@ export const USAGE = `Usage:
   mini-agent export SESSION --format md|html|jsonl [-o FILE]
   mini-agent compact [SESSION] [--focus TEXT]       summarize the older messages now (originals kept)
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
+  mini-agent diff [SESSION] [ENTRY]                 what the agent changed in the files since ENTRY
+                                                    (default: since the session began), as a unified diff
   mini-agent trace FILE              print a readable account of a --trace file
   mini-agent trust [DIR]             trust a workspace (default: this one) for its current .mini-agent/config.json:
                                      its widening keys apply, its hooks and MCP servers may run
@@ -81,6 +83,7 @@ export type CliArgs =
   | { command: 'show-config'; agent: AgentFlags; json: boolean }
   | { command: 'sessions'; all: boolean; json: boolean }
   | { command: 'tree'; session?: string; json: boolean }
+  | { command: 'diff'; session?: string; entry?: string }
   | { command: 'label'; session: string; entry: string; label: string | null }
   | { command: 'name'; session: string; name: string }
   | { command: 'export'; session: string; format: ExportFormat; output?: string }
@@ -152,6 +155,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub === 'tree') {
     if (rest.length > 1) throw new UsageError('tree takes at most one SESSION: mini-agent tree [SESSION] [--json]');
     return { command: 'tree', session: rest[0], json: v.json };
+  }
+  if (sub === 'diff') {
+    if (rest.length > 2) throw new UsageError('usage: mini-agent diff [SESSION] [ENTRY]');
+    return { command: 'diff', session: rest[0], entry: rest[1] };
   }
   if (sub === 'label') {
     if (v.clear ? rest.length !== 2 : rest.length !== 3) {

@@ -1,5 +1,5 @@
-// `mini-agent sessions | tree | label | name`: listing and navigating sessions.
-// Listing and tree only read (no lock); label and name append, so they take the lock.
+// `mini-agent sessions | tree | diff | label | name`: listing and navigating sessions.
+// Listing, tree and diff only read (no lock); label and name append, so they take the lock.
 import { dirname } from 'node:path';
 import { UsageError } from '../core/types.js';
 import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummary } from '../session/catalog.js';
@@ -13,6 +13,7 @@ import { continueSession, resolveEntry, resolveSession } from '../session/resolv
 import { openForWrite } from '../app/session-open.js';
 import { formatStats, formatTree } from '../session/tree-text.js';
 import { treeJson } from '../session/tree-json.js';
+import { sessionDiff } from '../session/file-diff.js';
 import type { FrontEndIo } from '../app/front-end-io.js';
 
 export function sessionsCommand(args: { all: boolean; json: boolean }, io: FrontEndIo): number {
@@ -78,6 +79,21 @@ export function treeCommand(args: { session?: string; json: boolean }, io: Front
   if (args.json) out(JSON.stringify(treeJson(store, stats), null, 2) + '\n');
   else out(formatStats(store, stats) + formatTree(store));
   return EXIT.completed;
+}
+
+/** `diff [SESSION] [ENTRY]`: the files' changes on the session's active branch since ENTRY (default: since it began). */
+export async function diffCommand(args: { session?: string; entry?: string }, io: FrontEndIo): Promise<number> {
+  const store = openForReading(args.session, io);
+  try {
+    for (const w of store.warnings) io.stderr.write(`warning: ${w}\n`);
+    const entryId = args.entry === undefined ? undefined : resolveEntry(store, args.entry);
+    const patch = await sessionDiff(store, entryId);
+    if (patch === '') io.stderr.write(`no file changes ${entryId === undefined ? 'in this session' : `since ${entryId}`} on its active branch\n`);
+    else io.stdout.write(patch);
+    return EXIT.completed;
+  } finally {
+    store.close();
+  }
 }
 
 export function labelCommand(args: { session: string; entry: string; label: string | null }, io: FrontEndIo): number {

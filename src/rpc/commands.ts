@@ -54,6 +54,7 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
   branch: (agent, p) => ({ entryId: agent.session.branch(p.entry) }),
   fork: (agent, p) => ({ session: info(agent.session.fork(p.entry)) }),
   label: (agent, p) => ({ entryId: agent.session.label(p.entry, p.label) }),
+  diff: async (agent, p) => ({ diff: await agent.session.diff(p.entry) }),
   name: (agent, p) => {
     agent.session.setName(p.name);
     return { session: info(agent.session) };

@@ -75,6 +75,11 @@ export const COMMANDS = {
     result: Type.Object({ messages: Type.Array(MessageSchema) }),
   },
   get_tree: { doc: 'The entry tree of the session, as `mini-agent tree --json` prints it.', params: {}, result: TreeSchema },
+  diff: {
+    doc: 'What the agent changed in the files on the active branch since an entry (id, prefix or label; absent: since the session began), as a unified diff from the checkpoints, as `mini-agent diff` prints it; "" when nothing changed.',
+    params: { entry: Type.Optional(Type.String({ minLength: 1 })) },
+    result: Type.Object({ diff: Type.String() }),
+  },
   get_stats: { doc: 'Tokens, cost, turns, tool calls and wall time: session, active path, last run.', params: {}, result: SessionStatsSchema },
   new_session: { doc: 'Start a new session (refused while a run is in progress).', params: {}, result: Type.Object({ session: SessionInfo }) },
   switch_session: {

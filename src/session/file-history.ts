@@ -39,3 +39,12 @@ export function fileHistory(entries: readonly SessionEntry[]): FileHistory {
     latest: () => new Map(last),
   };
 }
+
+/** Two states of a path are the same (a file: the same bytes and mode). */
+export function sameFileState(a: FileState, b: FileState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.blob === b.blob && a.mode === b.mode;
+  if (a.kind === 'symlink' && b.kind === 'symlink') return a.target === b.target;
+  if (a.kind === 'too_big' && b.kind === 'too_big') return a.size === b.size && a.mode === b.mode;
+  return a.kind === 'absent' || a.kind === 'other';
+}
