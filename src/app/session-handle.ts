@@ -6,6 +6,7 @@ import { summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
 import { uncompact } from '../session/compaction-plan.js';
 import { resolveEntry } from '../session/resolve.js';
 import { sessionDiff } from '../session/file-diff.js';
+import { rewindTo } from '../session/file-rewind.js';
 import { sessionStats } from '../session/stats.js';
 import type { SessionStore } from '../session/store.js';
 import { treeJson } from '../session/tree-json.js';
@@ -82,6 +83,10 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
     diff(entry) {
       live('read');
       return sessionDiff(store, entry === undefined ? undefined : resolveEntry(store, entry));
+    },
+    rewind(entry, opts) {
+      live(opts?.dryRun ? 'read' : 'rewind');
+      return rewindTo(store, resolveEntry(store, entry), opts);
     },
     branch(entry) {
       live('branch');

@@ -1,5 +1,6 @@
 // The public face of the application layer: what createAgent takes and what it gives. Fully
 // typed, documented in the README; everything here is a contract for SDK users.
+import type { RewindOptions, RewindOutcome } from '../session/file-rewind.js';
 import type { ToolDescriptions } from '../tools/descriptions.js';
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { McpServerStatus } from '../extensions/mcp-client.js';
@@ -149,6 +150,13 @@ export interface AgentSessionHandle {
   branchMessages(): Message[];
   /** Moves the active leaf to an entry (id, prefix or label): the next prompt starts a branch there. */
   branch(entry: string): string;
+  /**
+   * Restores the files the agent changed to their state at an entry (id, prefix or label) and moves
+   * the leaf there (`filesOnly`, `conversationOnly` choose one). A file changed outside the agent
+   * since its last change is not overwritten without `force` (an invalid_argument error names it);
+   * `dryRun` only works out the plan. The rewind is recorded: rewinding to the entry left undoes it.
+   */
+  rewind(entry: string, opts?: RewindOptions): Promise<RewindOutcome>;
   /** Copies root → entry into a new session and switches the agent to it; returns the new session. */
   fork(entry: string): AgentSessionHandle;
   /** Sets (or with null clears) a label on an entry; returns the entry id. */

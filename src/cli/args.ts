@@ -19,6 +19,10 @@ export const USAGE = `Usage:
   mini-agent uncompact [SESSION]                    move the leaf back before the latest compaction
   mini-agent diff [SESSION] [ENTRY]                 what the agent changed in the files since ENTRY
                                                     (default: since the session began), as a unified diff
+  mini-agent rewind [SESSION] ENTRY [--files-only | --conversation-only] [--yes] [--force]
+                                                    restore the files the agent changed to ENTRY's state and
+                                                    move the leaf there; shows the plan, asks on a terminal,
+                                                    else needs --yes; --force overwrites changes made outside
   mini-agent trace FILE              print a readable account of a --trace file
   mini-agent trust [DIR]             trust a workspace (default: this one) for its current .mini-agent/config.json:
                                      its widening keys apply, its hooks and MCP servers may run
@@ -84,6 +88,7 @@ export type CliArgs =
   | { command: 'sessions'; all: boolean; json: boolean }
   | { command: 'tree'; session?: string; json: boolean }
   | { command: 'diff'; session?: string; entry?: string }
+  | { command: 'rewind'; session?: string; entry: string; filesOnly: boolean; conversationOnly: boolean; force: boolean; yes: boolean }
   | { command: 'label'; session: string; entry: string; label: string | null }
   | { command: 'name'; session: string; name: string }
   | { command: 'export'; session: string; format: ExportFormat; output?: string }
@@ -116,6 +121,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
         focus: { type: 'string' },
         rounds: { type: 'string' },
         'summarize-left': { type: 'boolean', default: false },
+        'files-only': { type: 'boolean', default: false },
+        'conversation-only': { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         skill: { type: 'string', multiple: true },
         image: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
@@ -131,6 +139,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
 
   const sub = positionals[0];
   const rest = positionals.slice(1);
+  if (sub !== 'rewind' && (v['files-only'] || v['conversation-only'] || v.force)) {
+    throw new UsageError('--files-only, --conversation-only and --force go with the rewind command: mini-agent rewind [SESSION] ENTRY');
+  }
   if (sub === 'trace') {
     if (rest.length !== 1) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
     return { command: 'trace', file: rest[0], verbose: v.verbose };
@@ -159,6 +170,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub === 'diff') {
     if (rest.length > 2) throw new UsageError('usage: mini-agent diff [SESSION] [ENTRY]');
     return { command: 'diff', session: rest[0], entry: rest[1] };
+  }
+  if (sub === 'rewind') {
+    if (rest.length < 1 || rest.length > 2) throw new UsageError('usage: mini-agent rewind [SESSION] ENTRY [--files-only | --conversation-only] [--yes] [--force]');
+    const [session, entry] = rest.length === 2 ? rest : [undefined, rest[0]];
+    return { command: 'rewind', session, entry, filesOnly: v['files-only'], conversationOnly: v['conversation-only'], force: v.force, yes: v.yes };
   }
   if (sub === 'label') {
     if (v.clear ? rest.length !== 2 : rest.length !== 3) {

@@ -41,6 +41,10 @@ async function dispatch(args: CliArgs, argv: string[], io: FrontEndIo): Promise<
       const { treeCommand } = await import('./session-commands.js');
       return treeCommand(args, io);
     }
+    case 'rewind': {
+      const { rewindCommand } = await import('./rewind-command.js');
+      return rewindCommand(args, io);
+    }
     case 'diff': {
       const { diffCommand } = await import('./session-commands.js');
       return diffCommand(args, io);

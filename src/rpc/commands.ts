@@ -55,6 +55,11 @@ export const HANDLERS: { [K in CommandType]: Handler<K> } = {
   fork: (agent, p) => ({ session: info(agent.session.fork(p.entry)) }),
   label: (agent, p) => ({ entryId: agent.session.label(p.entry, p.label) }),
   diff: async (agent, p) => ({ diff: await agent.session.diff(p.entry) }),
+  rewind: async (agent, p) => {
+    const { entry, ...opts } = p;
+    const out = await agent.session.rewind(entry, opts);
+    return { entryId: out.entryId, restored: opts.dryRun ? out.plan.restore.map((c) => c.path) : out.restored, changedOutside: out.plan.changedOutside, notKept: out.plan.notKept, moved: out.moved };
+  },
   name: (agent, p) => {
     agent.session.setName(p.name);
     return { session: info(agent.session) };

@@ -80,6 +80,11 @@ export const COMMANDS = {
     params: { entry: Type.Optional(Type.String({ minLength: 1 })) },
     result: Type.Object({ diff: Type.String() }),
   },
+  rewind: {
+    doc: 'Restore the files the agent changed to their state at an entry and move the leaf there (filesOnly, conversationOnly: one of the two; dryRun: only the plan, `restored` then naming the files it would restore). A file changed outside the agent since its last change is refused (invalid_argument) unless force. Refused while a run is in progress.',
+    params: { ...entry, filesOnly: Type.Optional(Type.Boolean()), conversationOnly: Type.Optional(Type.Boolean()), force: Type.Optional(Type.Boolean()), dryRun: Type.Optional(Type.Boolean()) },
+    result: Type.Object({ entryId: Str, restored: Type.Array(Str), changedOutside: Type.Array(Str), notKept: Type.Array(Str), moved: Type.Boolean() }),
+  },
   get_stats: { doc: 'Tokens, cost, turns, tool calls and wall time: session, active path, last run.', params: {}, result: SessionStatsSchema },
   new_session: { doc: 'Start a new session (refused while a run is in progress).', params: {}, result: Type.Object({ session: SessionInfo }) },
   switch_session: {
