@@ -271,7 +271,13 @@ describe('property: what the policy allows, bash runs only as allowed (stub PATH
           .split('\x01')
           .filter((r) => r !== '');
         for (const rec of records) {
-          const argv = rec.split('\0').slice(0, -1).join(' ');
+          // An argument that is empty or starts or ends with whitespace is quoted: joined bare, `cat " "`
+          // would read as `cat` alone (the matcher trims a command), which `cat *` does not cover.
+          const argv = rec
+            .split('\0')
+            .slice(0, -1)
+            .map((a) => (a === '' || /^\s|\s$/.test(a) ? `'${a}'` : a))
+            .join(' ');
           expect(
             RULES.some((r) => commandMatcher(r.pattern!)(argv)),
             `${JSON.stringify(text)} ran ${JSON.stringify(argv)}`,
