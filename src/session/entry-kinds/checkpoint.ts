@@ -38,11 +38,11 @@ export const CheckpointEntrySchema = Type.Object(
     type: Type.Literal('checkpoint'),
     ...base,
     parentId: Null,
-    /** The tool result entry of the call that changed the files. */
+    /** The tool result entry of the call that changed the files, or the entry a rewind restored them to. */
     entryId: Str,
     files: Type.Array(FileChangeSchema, { minItems: 1 }),
   },
-  { description: 'The files a tool call changed, each before and after (contents in the checkpoint store beside the session file); never sent to the model. Version 7.' },
+  { description: 'The files a tool call changed, or a rewind restored, each before and after (contents in the checkpoint store beside the session file); never sent to the model. Version 7.' },
 );
 /** The files a tool call changed, before and after (control entry); never sent to the model. */
 export type CheckpointEntry = Static<typeof CheckpointEntrySchema>;
