@@ -91,7 +91,7 @@ describe('the checkpoint store', () => {
     expect(await store.sizeBytes()).toBe(10);
   });
 
-  it('binary and empty files, a file in a new folder, a symlink; a damaged or missing object is an error, not wrong bytes', async () => {
+  it('binary and empty files, a file in a new folder (the folder goes too, when empty), a symlink; a damaged or missing object is an error, not wrong bytes', async () => {
     const cwd = tempDir();
     const store = new CheckpointStore(join(tempDir(), 's.checkpoints'));
     const binary = Buffer.from([0, 255, 1, 254, 0, 10, 13]);
@@ -100,7 +100,7 @@ describe('the checkpoint store', () => {
     symlinkSync('bin', join(cwd, 'ln'));
     const states = { bin: await store.capture(join(cwd, 'bin')), empty: await store.capture(join(cwd, 'empty')), ln: await store.capture(join(cwd, 'ln')), fresh: await store.capture(join(cwd, 'made/here.txt')) };
     expect(states.ln).toEqual({ kind: 'symlink', target: 'bin' });
-    expect(states.fresh).toEqual({ kind: 'absent' });
+    expect(states.fresh).toEqual({ kind: 'absent', missingFrom: join(cwd, 'made') });
     writeFileSync(join(cwd, 'bin'), 'text now');
     rmSync(join(cwd, 'empty'));
     rmSync(join(cwd, 'ln'));
@@ -117,6 +117,16 @@ describe('the checkpoint store', () => {
     expect(readFileSync(join(cwd, 'empty'), 'utf8')).toBe('');
     expect(readlinkSync(join(cwd, 'ln'))).toBe('bin');
     expect(existsSync(join(cwd, 'made/here.txt'))).toBe(false);
+    expect(existsSync(join(cwd, 'made'))).toBe(false); // the folder it was created in goes with it
+
+    // A folder that holds something else by then stays, and so do the folders above it.
+    const deep = await store.capture(join(cwd, 'x/y/z.txt'));
+    expect(deep).toEqual({ kind: 'absent', missingFrom: join(cwd, 'x') });
+    mkdirSync(join(cwd, 'x/y'), { recursive: true });
+    writeFileSync(join(cwd, 'x/y/z.txt'), 'z');
+    writeFileSync(join(cwd, 'x/other.txt'), 'the user put this here');
+    await store.restore(join(cwd, 'x/y/z.txt'), deep);
+    expect([existsSync(join(cwd, 'x/y')), existsSync(join(cwd, 'x/other.txt'))]).toEqual([false, true]);
 
     const blob = (states.bin as Extract<FileState, { kind: 'file' }>).blob;
     const object = join(store.dir, 'objects', blob.slice(0, 2), blob.slice(2));

@@ -7,7 +7,7 @@
 // special file), which is never restored. Capturing and restoring are I/O at the edge; this module
 // knows nothing of tools, models or entries.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileState } from './entry-kinds/checkpoint.js';
 
@@ -69,7 +69,10 @@ export class CheckpointStore {
       if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
       throw err;
     });
-    if (!st) return { kind: 'absent' };
+    if (!st) {
+      const missingFrom = await highestMissingFolder(path);
+      return missingFrom === undefined ? { kind: 'absent' } : { kind: 'absent', missingFrom };
+    }
     if (st.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
     if (!st.isFile()) return { kind: 'other' };
     const mode = st.mode & 0o7777;
@@ -105,6 +108,7 @@ export class CheckpointStore {
     if (now?.isDirectory()) throw new Error(`${path} is a folder now; it was not replaced`);
     if (state.kind === 'absent') {
       if (now) await unlink(path);
+      if (state.missingFrom !== undefined) await removeEmptyFolders(dirname(path), state.missingFrom);
       return;
     }
     await mkdir(dirname(path), { recursive: true });
@@ -140,6 +144,28 @@ export class CheckpointStore {
       }
     }
     return total;
+  }
+}
+
+/** The highest folder above `path` that does not exist (undefined when its folder exists). */
+async function highestMissingFolder(path: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let dir = dirname(path); dir !== dirname(dir) && !(await exists(dir)); dir = dirname(dir)) missing = dir;
+  return missing;
+}
+
+/** Removes `from` and the folders above it up to `top`, while they are empty (a folder with anything in it stays, and so do those above it). */
+async function removeEmptyFolders(from: string, top: string): Promise<void> {
+  if (from !== top && !from.startsWith(`${top}/`)) return;
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (
+      !(await rmdir(dir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    if (dir === top) return;
   }
 }
 

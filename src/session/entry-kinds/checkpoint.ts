@@ -10,7 +10,11 @@ import { base, Null, entryKind } from './parts.js';
 /** What was at a path: nothing, a file (its object in the store, size, mode), a symlink, a file over the size cap (not kept), something else (not kept). */
 export const FileStateSchema = Type.Union(
   [
-    Type.Object({ kind: Type.Literal('absent') }),
+    Type.Object({
+      kind: Type.Literal('absent'),
+      /** The highest folder above the path that did not exist either: a restore to this state removes the folders down from it again, when they are empty. */
+      missingFrom: Type.Optional(Type.String({ description: 'The highest folder above the path that did not exist either; a restore removes the folders from there down when they are empty.' })),
+    }),
     Type.Object({
       kind: Type.Literal('file'),
       blob: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes: the object in SESSION.checkpoints/objects/' }),
