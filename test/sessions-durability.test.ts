@@ -1,12 +1,14 @@
 // Session durability as a user meets it: real CLI processes killed with SIGKILL at random
 // points, two processes on one session, corrupt and old files. dist/ is rebuilt first when src/
 // changed (vitest's global setup, test/support/global-setup.ts).
-import { copyFileSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../src/model/script.js';
 import type { SessionEntry } from '../src/session/entries.js';
+import { checkpointDirOf, CheckpointStore } from '../src/session/checkpoint-store.js';
+import { checkpointKind } from '../src/session/entry-kinds/index.js';
 import { cliInProcess } from './support/cli-in-process.js';
 import { runCli, tempDir, type CliResult } from './support/helpers.js';
 import { completeLines, expectValidActivePath, fileLines, jsonRun, jsonRunInProcess, pool, prng, userText, withStore } from './support/sessions.js';
@@ -96,6 +98,7 @@ describe('durability: SIGKILL at random points', () => {
     expect(fullLines).toBeGreaterThan(20);
 
     const resumeScript = [{ text: 'Resumed and finished.' }];
+    let checkedObjects = 0;
     const ATTEMPTS = 60;
     type Outcome = { killed: boolean; lockLeft: boolean; torn: boolean; repaired: boolean; started: boolean };
 
@@ -103,7 +106,10 @@ describe('durability: SIGKILL at random points', () => {
       const cwd = workspace();
       const file = join(cwd, 'session.jsonl');
       const continued = rand() < 0.5;
-      if (continued) copyFileSync(template, file);
+      if (continued) {
+        copyFileSync(template, file);
+        cpSync(checkpointDirOf(template), checkpointDirOf(file), { recursive: true }); // the session's file checkpoints come with it
+      }
       const before = continued ? readFileSync(file) : Buffer.alloc(0);
       const delay = 5 + Math.floor(rand() * 20);
       const byLine = rand() < 0.6;
@@ -140,6 +146,7 @@ describe('durability: SIGKILL at random points', () => {
 
       // 1. The file loads; the only acceptable problem is a torn last line. Nothing old was rewritten.
       let torn = false;
+      const blobs: string[] = [];
       const size = existsSync(file) ? statSync(file).size : 0;
       if (size === 0) {
         expect(started, ctx(i, `${what}: no run_start before the header is written`)).toBe(false);
@@ -160,7 +167,12 @@ describe('durability: SIGKILL at random points', () => {
             ids.all.filter((id) => !have.has(id)),
             ctx(i, `${what}: announced entries lost`),
           ).toEqual([]);
+          for (const e of store.entries()) if (checkpointKind.is(e)) for (const f of e.files) blobs.push(...[f.before, f.after].flatMap((st) => (st.kind === 'file' ? [st.blob] : [])));
         });
+        // Every file checkpoint the file records is whole in the store (an object is stored before the entry naming it).
+        const objects = new CheckpointStore(checkpointDirOf(file));
+        for (const blob of blobs) await expect(objects.get(blob), ctx(i, `${what}: checkpoint object ${blob.slice(0, 12)}`)).resolves.toBeInstanceOf(Buffer);
+        checkedObjects += blobs.length;
       }
 
       // 2. A new run takes over the dead process's lock, repairs the tree and completes. It runs
@@ -204,6 +216,7 @@ describe('durability: SIGKILL at random points', () => {
     expect(killed.filter((o) => o.started).length, `seed ${seed}`).toBeGreaterThan(10);
     expect(killed.filter((o) => o.lockLeft).length, `seed ${seed}: stale locks taken over`).toBeGreaterThan(10);
     expect(outcomes.filter((o) => o.repaired).length, `seed ${seed}: repaired runs`).toBeGreaterThan(0);
+    expect(checkedObjects, `seed ${seed}: file checkpoints checked in the killed runs' stores`).toBeGreaterThan(10);
   }, 120_000);
 });
 
