@@ -1,10 +1,11 @@
 // `rewind` (issue 26 §2): the files the agent changed go back to their state at an entry and the
 // leaf moves there; a rewind to the entry left undoes it; a file changed outside the agent is not
 // overwritten without force. Through the SDK, the CLI in process and RPC.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/app/agent.js';
+import { checkpointDirOf } from '../src/session/checkpoint-store.js';
 import { cliInProcess } from './support/cli-in-process.js';
 import { tempDir, writeScript } from './support/helpers.js';
 import { RpcClient, type RpcResponse } from './support/rpc-client.js';
@@ -77,6 +78,24 @@ describe('rewind', () => {
     expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['edited by hand\n', 'note\n']);
     const forced = await agent.session.rewind(written, { force: true });
     expect(forced.plan.changedOutside).toEqual([join(cwd, 'a.txt')]);
+    expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['one\ntwo\n', null]);
+    await agent.close();
+  });
+
+  it('a fork carries the checkpoints of its path, with their objects: a rewind in the fork restores the files', async () => {
+    const { cwd, file, agent, written, edited } = await session();
+    const fork = agent.session.fork(edited);
+    expect(fork.file).not.toBe(file);
+    const forkLines = readFileSync(fork.file!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(forkLines.filter((e) => e.type === 'checkpoint')).toHaveLength(3); // write_file, edit_file, write_note: one per call
+    expect(await agent.session.diff(written)).toContain('+three');
+    // The objects are the fork's own: the parent's store may go (a deleted session) and the fork still rewinds.
+    rmSync(checkpointDirOf(file), { recursive: true });
+    const back = await agent.session.rewind(written);
+    expect(back.restored).toEqual([join(cwd, 'a.txt'), join(cwd, 'n.md')]);
     expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['one\ntwo\n', null]);
     await agent.close();
   });

@@ -8,6 +8,7 @@
 // knows nothing of tools, models or entries.
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileState } from './entry-kinds/checkpoint.js';
 
@@ -131,6 +132,26 @@ export class CheckpointStore {
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
+    }
+  }
+
+  /**
+   * Makes these objects part of the store in `dir` too (a fork's): hard links, or copies where a
+   * link cannot be made; an object already there is kept. Synchronous: a fork is written at once.
+   */
+  linkInto(dir: string, blobs: readonly string[]): void {
+    const into = new CheckpointStore(dir, this.maxFileBytes);
+    for (const blob of new Set(blobs)) {
+      const from = this.objectPath(blob);
+      const to = into.objectPath(blob);
+      if (existsSync(to) || !existsSync(from)) continue;
+      mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+      try {
+        linkSync(from, to);
+      } catch {
+        copyFileSync(from, to);
+        chmodSync(to, 0o600);
+      }
     }
   }
 

@@ -1,9 +1,13 @@
-// Fork: a new session file holding the path root → entry of another session, with the
-// labels on that path. Entry ids are kept, so both sessions name the shared past the same way.
+// Fork: a new session file holding the path root → entry of another session, with the labels on
+// that path and the file checkpoints of its entries (their objects linked into the fork's own
+// store first, so no entry ever names a missing object). Entry ids are kept, so both sessions name
+// the shared past the same way.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SESSION_FORMAT_VERSION, type LabelEntry, type SessionEntry, type SessionHeader } from './entries.js';
+import { checkpointDirOf, CheckpointStore } from './checkpoint-store.js';
+import { SESSION_FORMAT_VERSION, type CheckpointEntry, type LabelEntry, type SessionEntry, type SessionHeader } from './entries.js';
+import { checkpointKind } from './entry-kinds/index.js';
 import { makePrivateDir, openPrivateFile } from './private-fs.js';
 import { SessionFileError } from './session-file.js';
 import { SessionStore } from './store.js';
@@ -46,6 +50,12 @@ export function forkSession(source: SessionStore, entryId: string, file: string,
     parentSession: { id: source.id, path: source.file ?? '', entryId },
   };
   const used = new Set(path.map((e) => e.id));
+  const checkpoints = source.entries().filter((e): e is CheckpointEntry => checkpointKind.is(e) && used.has(e.entryId));
+  for (const c of checkpoints) used.add(c.id);
+  if (checkpoints.length > 0 && source.file) {
+    const blobs = checkpoints.flatMap((c) => c.files.flatMap((f) => [f.before, f.after].flatMap((s) => (s.kind === 'file' ? [s.blob] : []))));
+    new CheckpointStore(checkpointDirOf(source.file)).linkInto(checkpointDirOf(file), blobs);
+  }
   const labels: LabelEntry[] = [];
   for (const e of path) {
     const label = source.labelOf(e.id);
@@ -56,6 +66,6 @@ export function forkSession(source: SessionStore, entryId: string, file: string,
     used.add(id);
     labels.push({ type: 'label', id, parentId: null, timestamp: now, targetId: e.id, label });
   }
-  writeNewSessionFile(file, header, [...path, ...labels]);
+  writeNewSessionFile(file, header, [...path, ...labels, ...checkpoints]);
   return SessionStore.open(file);
 }
