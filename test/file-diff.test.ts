@@ -2,14 +2,12 @@
 // diff: over the whole session or since an entry, through the SDK, the CLI (in process) and RPC;
 // and the lines for what has no text diff (binary, over the cap, symlinks, modes).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../src/app/agent.js';
 import type { FileState } from '../src/session/entries.js';
 import { filesDiff } from '../src/session/file-diff.js';
 import { cliInProcess } from './support/cli-in-process.js';
-import { tempDir, writeScript } from './support/helpers.js';
+import { answerId, editingSession } from './support/checkpoint-session.js';
+import { writeScript } from './support/helpers.js';
 import { RpcClient, type RpcResponse } from './support/rpc-client.js';
 
 const WHOLE = `--- /dev/null
@@ -34,37 +32,7 @@ const SINCE_FIRST = `--- a/a.txt
 +note
 `;
 
-async function session() {
-  const cwd = tempDir();
-  const home = tempDir('mini-agent-home-');
-  const file = join(cwd, 'session.jsonl');
-  const script = writeScript(cwd, [
-    { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'one\ntwo\n' } }] },
-    { text: 'written' },
-    {
-      toolCalls: [
-        { name: 'edit_file', arguments: { path: 'a.txt', edits: [{ oldText: 'two', newText: 'three' }] } },
-        { name: 'write_note', arguments: { path: 'notes/n.md', text: 'note\n' } },
-      ],
-    },
-    { text: 'edited' },
-  ]);
-  const agent = await createAgent({ cwd, home, env: {}, script, session: { file } });
-  await agent.prompt('write');
-  await agent.prompt('edit');
-  return { cwd, home, file, agent };
-}
-
-/** The id of the assistant message entry whose text is `text`. */
-function answerId(file: string, text: string): string {
-  const lines = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  const entry = lines.find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`"${text}"`));
-  if (!entry) throw new Error(`no answer "${text}" in ${file}`);
-  return entry.id;
-}
+const session = () => editingSession('notes/n.md');
 
 describe('diff', () => {
   it('through the SDK, the CLI and RPC: the whole session, and since an entry', async () => {

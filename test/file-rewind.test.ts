@@ -4,42 +4,13 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../src/app/agent.js';
 import { checkpointDirOf } from '../src/session/checkpoint-store.js';
 import { cliInProcess } from './support/cli-in-process.js';
-import { tempDir, writeScript } from './support/helpers.js';
+import { editingSession } from './support/checkpoint-session.js';
+import { writeScript } from './support/helpers.js';
 import { RpcClient, type RpcResponse } from './support/rpc-client.js';
 
-async function session() {
-  const cwd = tempDir();
-  const home = tempDir('mini-agent-home-');
-  const file = join(cwd, 'session.jsonl');
-  writeFileSync(join(cwd, 'keep.txt'), 'the user wrote this\n');
-  const script = writeScript(cwd, [
-    { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'one\ntwo\n' } }] },
-    { text: 'written' },
-    {
-      toolCalls: [
-        { name: 'edit_file', arguments: { path: 'a.txt', edits: [{ oldText: 'two', newText: 'three' }] } },
-        { name: 'write_note', arguments: { path: 'n.md', text: 'note\n' } },
-      ],
-    },
-    { text: 'edited' },
-  ]);
-  const agent = await createAgent({ cwd, home, env: {}, script, session: { file } });
-  await agent.prompt('write');
-  await agent.prompt('edit');
-  const ids = JSON.stringify(readFileSync(file, 'utf8'));
-  return { cwd, home, file, agent, written: answerId(file, 'written'), edited: answerId(file, 'edited'), ids };
-}
-
-function answerId(file: string, text: string): string {
-  const lines = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  return lines.find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`"${text}"`)).id;
-}
+const session = () => editingSession('n.md');
 
 const read = (cwd: string, path: string) => (existsSync(join(cwd, path)) ? readFileSync(join(cwd, path), 'utf8') : null);
 

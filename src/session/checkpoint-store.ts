@@ -44,13 +44,7 @@ export class CheckpointStore {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // Written whole under a temp name, then renamed: a kill leaves a temp file or the whole object, never a part of one.
     const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(tmp, bytes);
     await rename(tmp, path);
     return hash;
   }
@@ -118,14 +112,7 @@ export class CheckpointStore {
       if (state.kind === 'symlink') {
         await symlink(state.target, tmp);
       } else {
-        const bytes = await this.get(state.blob);
-        const handle = await open(tmp, 'wx', 0o600);
-        try {
-          await handle.writeFile(bytes);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await writeSynced(tmp, await this.get(state.blob));
         await chmod(tmp, state.mode); // open() applies the umask: set the exact mode afterwards
       }
       await rename(tmp, path);
@@ -187,6 +174,17 @@ async function removeEmptyFolders(from: string, top: string): Promise<void> {
     )
       return;
     if (dir === top) return;
+  }
+}
+
+/** Writes `bytes` to `tmp`, a new private file, and flushes it to disk; the caller renames it into place. */
+async function writeSynced(tmp: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
