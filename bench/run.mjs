@@ -140,6 +140,8 @@ for (const count of [10_000, 100_000]) {
   await editBenchmarks({ root, work, report });
   const { bashBenchmarks } = await import('./bash.mjs');
   await bashBenchmarks({ root, work, report });
+  const { bashCheckpointBenchmarks } = await import('./bash-checkpoints.mjs');
+  await bashCheckpointBenchmarks({ root, work, report });
   const { sandboxBenchmarks } = await import('./sandbox.mjs');
   await sandboxBenchmarks({ root, work, report });
   const { searchBenchmarks } = await import('./search.mjs');

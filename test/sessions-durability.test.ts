@@ -226,11 +226,13 @@ describe('durability: SIGKILL at random points', () => {
  * A script whose run holds the session until the test says go: its bash call waits for the file
  * `go` in the workspace (`release` writes it), so the run lasts exactly as long as the test needs.
  */
-function gatedScript(cwd: string): { turns: ScriptTurn[]; release: () => void } {
-  const wait = { name: 'bash', arguments: { command: 'while [ ! -e go ]; do sleep 0.02; done; echo released' } };
+function gatedScript(): { turns: ScriptTurn[]; release: () => void } {
+  // The gate is outside the workspace: a file appearing in it during the call would be the call's change (a checkpoint entry).
+  const go = join(tempDir('mini-agent-gate-'), 'go');
+  const wait = { name: 'bash', arguments: { command: `while [ ! -e '${go}' ]; do sleep 0.02; done; echo released` } };
   return {
     turns: [{ text: 'Waiting for the word.', toolCalls: [wait] }, { text: 'Done, word by word, until the very end.' }],
-    release: () => writeFileSync(join(cwd, 'go'), ''),
+    release: () => writeFileSync(go, ''),
   };
 }
 
@@ -239,7 +241,7 @@ function startSlowRun(args: string[], cwd: string, home: string) {
   let pid = -1;
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
-  const gate = gatedScript(cwd);
+  const gate = gatedScript();
   let finished = false;
   const done = jsonRun(['--yes', ...args], gate.turns, 'the first run', {
     cwd,
@@ -310,7 +312,10 @@ describe('durability: one writer per session', () => {
     expect(text).not.toContain('SECOND');
     expect(text).not.toContain('nope');
     const lines = fileLines(file);
-    const added = lines.slice(before.toString('utf8').split('\n').length - 1);
+    // The refused processes' script files appeared in the workspace during the slow run's bash call: its checkpoint names them (and nothing else).
+    const checkpoints = lines.filter((e) => e.type === 'checkpoint') as unknown as { files: { path: string }[] }[];
+    for (const c of checkpoints) for (const f of c.files) expect(f.path).toMatch(/\/script-\d+-\d+\.json$/);
+    const added = lines.slice(before.toString('utf8').split('\n').length - 1).filter((e) => e.type !== 'checkpoint');
     const ids = announcedIds(r.stdout).all;
     expect(added.map((e) => e.id)).toEqual([...ids, expect.any(String)]);
     expect(added.at(-1)).toMatchObject({ type: 'run', runId: r.start!.runId, stopReason: 'completed' });
@@ -332,7 +337,7 @@ describe('durability: one writer per session', () => {
       if (staleLock) writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
       // A winner holds the session until the others have settled (or 15 s passed, so that two
       // winners at once, which wait for each other's release, still end and fail the checks).
-      const gate = gatedScript(cwd);
+      const gate = gatedScript();
       let settled = 0;
       const fallback = setTimeout(gate.release, 15_000);
       const racers = await Promise.all(

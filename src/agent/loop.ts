@@ -2,6 +2,7 @@
 // Every turn re-projects from the store; there is no message array of its own.
 import { CallCheckpoints } from './call-checkpoints.js';
 import type { CheckpointStore } from '../session/checkpoint-store.js';
+import type { WorkspaceCheckpoints } from './workspace-checkpoints.js';
 import type { FileChange } from '../session/entries.js';
 import { randomUUID } from 'node:crypto';
 import type { BudgetStop, EventBody, RunStopReason } from '../core/events.js';
@@ -33,6 +34,8 @@ export interface LoopOptions extends TurnPolicy {
   store: SessionStore;
   /** Where the files a tool call changes are checkpointed (the session's store); absent: no checkpoints. */
   checkpoints?: CheckpointStore;
+  /** Scans the workspace around the calls that declare no files (bash), into `checkpoints`; absent: those calls are not checkpointed. */
+  workspaceCheckpoints?: WorkspaceCheckpoints;
   model: ModelAdapter;
   tools: ToolRegistry;
   systemPrompt: string;
@@ -273,8 +276,9 @@ async function executeCalls(calls: ToolCall[], turn: number, opts: LoopOptions, 
     opts.emit(toolStart(call, turn));
     const started = performance.now();
     const waiting = approvalWait(opts.emit);
-    const checkpoints = opts.checkpoints && new CallCheckpoints(opts.checkpoints);
-    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: waiting.emit, ...(checkpoints ? { checkpoint: checkpoints.capture } : {}) });
+    const checkpoints = opts.checkpoints && new CallCheckpoints(opts.checkpoints, opts.workspaceCheckpoints);
+    const keep = checkpoints ? { checkpoint: checkpoints.capture, checkpointWorkspace: checkpoints.captureWorkspace } : {};
+    const result = await opts.tools.execute(call, { cwd: opts.cwd, signal, emit: waiting.emit, ...keep });
     const durationMs = Math.max(0, performance.now() - started - waiting.ms());
     const files = checkpoints ? await checkpoints.changes() : [];
     for (const message of checkpoints?.warnings ?? []) opts.emit({ type: 'warning', message });

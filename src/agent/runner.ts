@@ -1,6 +1,7 @@
 // The session runner: one run at a time per session, queued prompts, steering and follow-up
 // queues, and the run_settled event that closes every run, whatever happened inside.
 import type { CheckpointStore } from '../session/checkpoint-store.js';
+import type { WorkspaceCheckpoints } from './workspace-checkpoints.js';
 import { randomUUID } from 'node:crypto';
 import { createEmitter, type AgentEvent, type EventBody, type EventListener } from '../core/events.js';
 import { emptyUsage, type ImageContent, type QueueItem, type TextContent } from '../core/types.js';
@@ -25,6 +26,8 @@ export interface RunnerOptions extends TurnPolicy {
   store: SessionStore;
   /** Where the files tool calls change are checkpointed; absent: no checkpoints. */
   checkpoints?: CheckpointStore;
+  /** Scans the workspace around the calls that declare no files (bash), into `checkpoints`; kept by the caller from run to run (it learns the workspace). */
+  workspaceCheckpoints?: WorkspaceCheckpoints;
   model: ModelAdapter;
   tools: ToolRegistry;
   cwd: string;
@@ -261,7 +264,7 @@ export class SessionRunner {
     try {
       outcome = await runLoop({
         store,
-        ...(this.opts.checkpoints ? { checkpoints: this.opts.checkpoints } : {}),
+        ...(this.opts.checkpoints ? { checkpoints: this.opts.checkpoints, workspaceCheckpoints: this.opts.workspaceCheckpoints } : {}),
         model,
         tools,
         cwd,

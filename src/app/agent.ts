@@ -1,7 +1,7 @@
 // The application layer: one agent session for any front end. It owns the configuration, the model, the tool set,
 // the session file (new, continue, resume, fork, branch, with the lock and migration) and the runner with its events.
 // The SDK (createAgent), RPC mode and print mode are thin users of it; none opens a session or builds a model itself.
-import { CheckpointStore, checkpointDirOf } from '../session/checkpoint-store.js';
+import { sessionCheckpoints } from '../agent/workspace-checkpoints.js';
 import type { EventListener } from '../core/events.js';
 import type { Message, QueueItem } from '../core/types.js';
 import type { ModelAdapter } from '../model/adapter.js';
@@ -61,6 +61,7 @@ class AgentImpl implements Agent {
   private generation = 0;
   private handle!: AgentSessionHandle;
   private closed = false;
+  private checkpoints: ReturnType<typeof sessionCheckpoints>; // the session's file checkpoints (none in memory)
   private grants: PermissionRule[] = []; // "always" approvals of the current session (permission_grant entries)
   private mode: PermissionMode;
   private readonly level: ThinkingControl;
@@ -316,10 +317,13 @@ class AgentImpl implements Agent {
   /** A runner for the current session and model; a new session also gets a new handle (old ones go stale). */
   private attach(newSession = true): void {
     const c = this.resolved.config;
-    if (newSession) this.grants = sessionGrants(this.store, this.ctx.place.home, (note) => this.notes.push(note));
+    if (newSession) {
+      this.grants = sessionGrants(this.store, this.ctx.place.home, (note) => this.notes.push(note));
+      this.checkpoints = sessionCheckpoints(this.store.file, this.cwd);
+    }
     this.runner = new SessionRunner({
       store: this.store,
-      ...(this.store.file ? { checkpoints: new CheckpointStore(checkpointDirOf(this.store.file)) } : {}),
+      ...(this.checkpoints ?? {}),
       model: this.modelAdapter,
       tools: this.tools,
       cwd: this.cwd,
@@ -378,6 +382,7 @@ class AgentImpl implements Agent {
   }
 
   private release(opened: OpenedSession): void {
+    this.checkpoints?.workspaceCheckpoints.close();
     opened.store.close();
     opened.lock?.release();
   }

@@ -36,17 +36,31 @@ export class CheckpointStore {
     return join(this.dir, 'objects', hash.slice(0, 2), hash.slice(2));
   }
 
-  /** Stores `bytes` once (an object that exists already is kept) and returns its name, the SHA-256 of the bytes. */
-  async put(bytes: Uint8Array): Promise<string> {
+  /**
+   * Stores `bytes` once (an object that exists already is kept) and returns its name, the SHA-256
+   * of the bytes. `durable: false` skips the flush to disk (for the many states a workspace scan
+   * keeps in case it needs them: `flush` those a checkpoint entry names before appending it).
+   */
+  async put(bytes: Uint8Array, durable = true): Promise<string> {
     const hash = sha256(bytes);
     const path = this.objectPath(hash);
     if (await exists(path)) return hash;
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // Written whole under a temp name, then renamed: a kill leaves a temp file or the whole object, never a part of one.
     const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeSynced(tmp, bytes);
+    await writeSynced(tmp, bytes, durable);
     await rename(tmp, path);
     return hash;
+  }
+
+  /** Flushes a stored object to disk (one put with `durable: false`). */
+  async flush(hash: string): Promise<void> {
+    const handle = await open(this.objectPath(hash), 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 
   /** The bytes of an object; an error when it is missing or its bytes are not the ones it was named for. */
@@ -58,8 +72,8 @@ export class CheckpointStore {
     return bytes;
   }
 
-  /** What is at `path` now, its content stored when it is a file within the cap. */
-  async capture(path: string): Promise<FileState> {
+  /** What is at `path` now, its content stored (see `put` for `durable`) when it is a file within the cap. */
+  async capture(path: string, durable = true): Promise<FileState> {
     const st = await lstat(path).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
       throw err;
@@ -73,7 +87,7 @@ export class CheckpointStore {
     const mode = st.mode & 0o7777;
     if (st.size > this.maxFileBytes) return { kind: 'too_big', size: st.size, mode };
     const bytes = await readFile(path);
-    return { kind: 'file', blob: await this.put(bytes), size: bytes.length, mode };
+    return { kind: 'file', blob: await this.put(bytes, durable), size: bytes.length, mode };
   }
 
   /** Whether `path` holds what `state` says (a file by the hash of its bytes). A file over the cap, or something else, is never taken to match. */
@@ -177,12 +191,12 @@ async function removeEmptyFolders(from: string, top: string): Promise<void> {
   }
 }
 
-/** Writes `bytes` to `tmp`, a new private file, and flushes it to disk; the caller renames it into place. */
-async function writeSynced(tmp: string, bytes: Uint8Array): Promise<void> {
+/** Writes `bytes` to `tmp`, a new private file, and (unless not `durable`) flushes it to disk; the caller renames it into place. */
+async function writeSynced(tmp: string, bytes: Uint8Array, durable = true): Promise<void> {
   const handle = await open(tmp, 'wx', 0o600);
   try {
     await handle.writeFile(bytes);
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }

@@ -68,6 +68,12 @@ export interface ExecuteContext {
   emit?: (event: EventBody) => void;
   /** Keeps a file's state before the call changes it (ToolContext.checkpoint); not given to a client's files. */
   checkpoint?: (path: string) => Promise<void>;
+  /**
+   * Keeps the state of the workspace's files before a call that declares no files runs (risk
+   * `execute`: bash), leaving out the paths `hidden` covers; the caller compares after the call.
+   * Not given to a client's files. Never throws.
+   */
+  checkpointWorkspace?: (hidden?: (path: string) => boolean) => Promise<void>;
 }
 
 /** What a call touches, for the loop's scheduler: reads share, writes to a path are exclusive on it, `exclusive` runs alone. */
@@ -210,6 +216,7 @@ export class ToolRegistry {
       // The check may have waited on the user; a stop pressed meanwhile must still prevent the run.
       if (ctx.signal.aborted) return errorResult(`Tool "${call.name}" was not run: the run was aborted.`, { reason: 'aborted' });
     }
+    if (tool.risk === 'execute' && ctx.checkpointWorkspace && !this.options.files) await ctx.checkpointWorkspace(toolCtx.hidden);
     let output: ToolOutput;
     try {
       output = await tool.execute(args, toolCtx);
