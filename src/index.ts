@@ -25,6 +25,7 @@ export type { BeforeToolCallResult, HookCall, HookContext, HookResult } from './
 export type { FileAccess, FilesTouched, ToolDefinition, ToolDescriber, ToolDescription, ToolContext, ToolKind, ToolLocation, ToolResult, ToolRisk } from './tools/tool.js';
 export { describeToolCall, filesTouched, toolDescriptions, type DescribeCall, type ToolDescriptions } from './tools/descriptions.js';
 export type { RewindOptions, RewindOutcome, RewindPlan } from './session/file-rewind.js';
+export type { StoreUsage } from './session/checkpoint-store.js';
 export { decide, parseRule, commandMatcher, splitCommand, type PermissionPolicy, type PermissionRule, type PermissionLevel, type CallFacts } from './tools/permissions.js';
 /** Load before calling decide() on commands: until then a glob allow rule covers no command line (fail closed). */
 export { loadShellParser } from './tools/shell-parse.js';

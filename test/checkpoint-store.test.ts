@@ -88,7 +88,7 @@ describe('the checkpoint store', () => {
     expect(statSync(objects).mode & 0o777).toBe(0o700);
     expect(statSync(join(objects, subs[0])).mode & 0o777).toBe(0o700);
     expect(statSync(join(objects, subs[0], readdirSync(join(objects, subs[0]))[0])).mode & 0o777).toBe(0o600);
-    expect(await store.sizeBytes()).toBe(10);
+    expect(await store.usage()).toEqual({ bytes: 10, objects: 1 });
   });
 
   it('binary and empty files, a file in a new folder (the folder goes too, when empty), a symlink; a damaged or missing object is an error, not wrong bytes', async () => {
@@ -145,7 +145,7 @@ describe('the checkpoint store', () => {
     writeFileSync(join(cwd, 'big'), 'x'.repeat(17));
     const big = await store.capture(join(cwd, 'big'));
     expect(big).toEqual({ kind: 'too_big', size: 17, mode: statSync(join(cwd, 'big')).mode & 0o7777 });
-    expect(await store.sizeBytes()).toBe(0);
+    expect(await store.usage()).toEqual({ bytes: 0, objects: 0 });
     await expect(store.restore(join(cwd, 'big'), big)).rejects.toThrow(/over the checkpoint size cap \(17 bytes\)/);
     expect(await store.matches(join(cwd, 'big'), big)).toBe(false);
     writeFileSync(join(cwd, 'small'), 'abc');

@@ -118,16 +118,16 @@ describe('listing: sessions', () => {
     const table = await cliInProcess(['sessions'], { cwd, home });
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+LAST USED\s+ENTRIES\s+BRANCHES\s+FIRST MESSAGE$/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+LAST USED\s+ENTRIES\s+BRANCHES\s+CHECKPOINTS\s+FIRST MESSAGE$/);
     expect(lines).toHaveLength(3);
     const rowA = lines.find((l) => l.startsWith(a.id.slice(0, 8)))!;
     expect(rowA).toContain('Notes work');
     expect(rowA).toContain(moved.lastUsed.slice(0, 16).replace('T', ' '));
-    expect(rowA).toMatch(new RegExp(`\\s${moved.entries}\\s+2\\s+"Summarize the notes please"$`));
+    expect(rowA).toMatch(new RegExp(`\\s${moved.entries}\\s+2\\s+(-|[\\d.]+ K?B)\\s+"Summarize the notes please"$`)); // the checkpoints' size: test/checkpoints-gc.test.ts
     expect(lines.some((l) => l.startsWith(b.id.slice(0, 8)) && l.endsWith('"Say hello"'))).toBe(true);
     expect(table.stdout).not.toContain(c.id.slice(0, 8));
     const allTable = await cliInProcess(['sessions', '--all'], { cwd, home });
-    expect(allTable.stdout.split('\n')[0]).toMatch(/BRANCHES\s+WORKSPACE\s+FIRST MESSAGE$/);
+    expect(allTable.stdout.split('\n')[0]).toMatch(/BRANCHES\s+CHECKPOINTS\s+WORKSPACE\s+FIRST MESSAGE$/);
     expect(allTable.stdout).toContain(c.id.slice(0, 8));
     expect(allTable.stdout).toContain(other);
   });

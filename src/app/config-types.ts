@@ -65,6 +65,8 @@ export interface EffectiveConfig {
   /** Prompt caching: Anthropic cache breakpoints with this time to live (none: no breakpoints), OpenAI's prompt_cache_key. */
   cache: { retention: CacheRetention };
   thinking: ThinkingLevel;
+  /** File checkpoints: `mini-agent gc` removes those of a session not written for `maxAgeDays` days (0: never by age). */
+  checkpoints: { maxAgeDays: number };
 }
 
 export interface Resolved {

@@ -132,6 +132,7 @@ export function resolveConfig(inputs: ConfigInputs): Resolved {
     compaction: { enabled: true, reserveTokens: 0, keepRecentTokens: 0 },
     cache: { retention: (v.cache as { retention: CacheRetention }).retention },
     thinking: thinkingLevel(v.thinking, sources.thinking),
+    checkpoints: { ...(v.checkpoints as { maxAgeDays: number }) },
     ...toolSettings(inputs, v, sources),
     ...extensionSettings(
       {

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { summarizeBranch, type CompactionConfig } from '../agent/compactor.js';
 import { uncompact } from '../session/compaction-plan.js';
 import { resolveEntry } from '../session/resolve.js';
+import { checkpointDirOf, CheckpointStore } from '../session/checkpoint-store.js';
 import { sessionDiff } from '../session/file-diff.js';
 import { rewindTo } from '../session/file-rewind.js';
 import { sessionStats } from '../session/stats.js';
@@ -83,6 +84,10 @@ export function sessionHandle(host: HandleHost, generation: number): AgentSessio
     diff(entry) {
       live('read');
       return sessionDiff(store, entry === undefined ? undefined : resolveEntry(store, entry));
+    },
+    checkpointsSize() {
+      live('read');
+      return store.file ? new CheckpointStore(checkpointDirOf(store.file)).usage() : Promise.resolve(null);
     },
     rewind(entry, opts) {
       live(opts?.dryRun ? 'read' : 'rewind');

@@ -1,6 +1,7 @@
 // The public face of the application layer: what createAgent takes and what it gives. Fully
 // typed, documented in the README; everything here is a contract for SDK users.
 import type { RewindOptions, RewindOutcome } from '../session/file-rewind.js';
+import type { StoreUsage } from '../session/checkpoint-store.js';
 import type { ToolDescriptions } from '../tools/descriptions.js';
 import type { PromptTemplate } from '../extensions/prompt-templates.js';
 import type { McpServerStatus } from '../extensions/mcp-client.js';
@@ -143,6 +144,8 @@ export interface AgentSessionHandle {
   filesTouched(): { readFiles: string[]; modifiedFiles: string[] };
   /** What the agent changed in the files on this branch since ENTRY (id, prefix or label; absent: since the session began), as a unified diff from the checkpoints; '' when nothing changed or the session is in memory. */
   diff(entry?: string): Promise<string>;
+  /** What the session's file checkpoints take: the objects in its store and their bytes (a fork's hard-linked objects count too); null for a session in memory, which keeps none. */
+  checkpointsSize(): Promise<StoreUsage | null>;
   /**
    * Every message on the active path, root to leaf, those a compaction summarized included (the
    * branch as it happened; `agent.messages()` is what the model sees). Read-only objects.

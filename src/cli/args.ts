@@ -23,6 +23,10 @@ export const USAGE = `Usage:
                                                     restore the files the agent changed to ENTRY's state and
                                                     move the leaf there; shows the plan, asks on a terminal,
                                                     else needs --yes; --force overwrites changes made outside
+  mini-agent gc [--dry-run] [--max-age-days N]     remove the file checkpoints of deleted sessions, and of
+                                                    sessions not written for N days (default: the config key
+                                                    checkpoints.maxAgeDays; 0: never by age); sessions in use
+                                                    are skipped; --dry-run only says what would go
   mini-agent trace FILE              print a readable account of a --trace file
   mini-agent trust [DIR]             trust a workspace (default: this one) for its current .mini-agent/config.json:
                                      its widening keys apply, its hooks and MCP servers may run
@@ -88,6 +92,7 @@ export type CliArgs =
   | { command: 'sessions'; all: boolean; json: boolean }
   | { command: 'tree'; session?: string; json: boolean }
   | { command: 'diff'; session?: string; entry?: string }
+  | { command: 'gc'; dryRun: boolean; maxAgeDays?: number }
   | { command: 'rewind'; session?: string; entry: string; filesOnly: boolean; conversationOnly: boolean; force: boolean; yes: boolean }
   | { command: 'label'; session: string; entry: string; label: string | null }
   | { command: 'name'; session: string; name: string }
@@ -121,6 +126,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         focus: { type: 'string' },
         rounds: { type: 'string' },
         'summarize-left': { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        'max-age-days': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
@@ -142,6 +149,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (sub !== 'rewind' && (v['files-only'] || v['conversation-only'] || v.force)) {
     throw new UsageError('--files-only, --conversation-only and --force go with the rewind command: mini-agent rewind [SESSION] ENTRY');
   }
+  if (sub !== 'gc' && (v['dry-run'] || v['max-age-days'] !== undefined)) {
+    throw new UsageError('--dry-run and --max-age-days go with the gc command: mini-agent gc [--dry-run] [--max-age-days N]');
+  }
+  if (sub === 'gc') return gcArgs(rest, v);
   if (sub === 'trace') {
     if (rest.length !== 1) throw new UsageError('trace takes exactly one FILE: mini-agent trace FILE');
     return { command: 'trace', file: rest[0], verbose: v.verbose };
@@ -213,6 +224,16 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const images = v.image ?? [];
   if (images.some((s) => s.trim() === '')) throw new UsageError('--image needs a file');
   return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], skills, images };
+}
+
+/** `gc [--dry-run] [--max-age-days N]`: N a whole number of days, 0 or more. */
+function gcArgs(rest: string[], v: { 'dry-run': boolean; 'max-age-days'?: string }): CliArgs {
+  if (rest.length !== 0) throw new UsageError('gc takes no arguments: mini-agent gc [--dry-run] [--max-age-days N]');
+  const text = v['max-age-days'];
+  if (text === undefined) return { command: 'gc', dryRun: v['dry-run'] };
+  const days = Number(text);
+  if (text.trim() === '' || !Number.isInteger(days) || days < 0) throw new UsageError(`--max-age-days must be a whole number of days, 0 or more (0: never by age), got "${text}"`);
+  return { command: 'gc', dryRun: v['dry-run'], maxAgeDays: days };
 }
 
 /** `eval memory`: the model flags apply; the probe's session lives in memory, so no session flag does. */

@@ -49,6 +49,10 @@ async function dispatch(args: CliArgs, argv: string[], io: FrontEndIo): Promise<
       const { diffCommand } = await import('./session-commands.js');
       return diffCommand(args, io);
     }
+    case 'gc': {
+      const { gcCommand } = await import('./gc-command.js');
+      return gcCommand(args, io);
+    }
     case 'label': {
       const { labelCommand } = await import('./session-commands.js');
       return labelCommand(args, io);

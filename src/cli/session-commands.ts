@@ -1,4 +1,5 @@
-// `mini-agent sessions | tree | diff | label | name`: listing and navigating sessions.
+// `mini-agent sessions | tree | diff | label | name`: listing and navigating sessions (`sessions`
+// shows what each session's file checkpoints take).
 // Listing, tree and diff only read (no lock); label and name append, so they take the lock.
 import { dirname } from 'node:path';
 import { UsageError } from '../core/types.js';
@@ -6,6 +7,8 @@ import { listAllSessionFiles, listSessionFiles, summarizeAll, type SessionSummar
 import { sessionStats } from '../session/stats.js';
 import { SessionStore } from '../session/store.js';
 import { EXIT } from '../app/exit-codes.js';
+import { formatBytes } from '../app/checkpoints-text.js';
+import { checkpointDirOf, CheckpointStore, type StoreUsage } from '../session/checkpoint-store.js';
 import { agentHome, allSessionsDir, sessionPlace } from '../session/paths.js';
 import { findExposed } from '../session/private-fs.js';
 import { preview } from './render.js';
@@ -16,14 +19,14 @@ import { treeJson } from '../session/tree-json.js';
 import { sessionDiff } from '../session/file-diff.js';
 import type { FrontEndIo } from '../app/front-end-io.js';
 
-export function sessionsCommand(args: { all: boolean; json: boolean }, io: FrontEndIo): number {
+export async function sessionsCommand(args: { all: boolean; json: boolean }, io: FrontEndIo): Promise<number> {
   const out = stdoutOf(io);
   const { cwd, home, sessions } = here(io);
   const files = args.all ? listAllSessionFiles(allSessionsDir(home)) : listSessionFiles(sessions);
   const folders = [home, allSessionsDir(home), ...new Set(args.all ? files.map((f) => dirname(f)) : [sessions])];
   const exposed = exposureWarning(home, findExposed(folders), findExposed(files));
   if (exposed) io.stderr.write(`warning: ${exposed}\n`);
-  const rows = summarizeAll(files);
+  const rows = await withCheckpoints(summarizeAll(files));
   if (args.json) {
     out(JSON.stringify(rows, null, 2) + '\n');
     return EXIT.completed;
@@ -48,11 +51,27 @@ export function exposureWarning(home: string, folders: readonly string[], files:
   return `${what.join(' and ')} can be read by other users (${named}); fix with: chmod -R go-rwx ${home}`;
 }
 
-export function formatSessionTable(rows: readonly SessionSummary[], withCwd: boolean): string {
-  const head = ['ID', 'NAME', 'LAST USED', 'ENTRIES', 'BRANCHES', ...(withCwd ? ['WORKSPACE'] : []), 'FIRST MESSAGE'];
-  const table = rows.map((r) => [r.id.slice(0, 8), r.name ?? '', r.lastUsed.slice(0, 16).replace('T', ' '), String(r.entries), String(r.branches), ...(withCwd ? [r.cwd] : []), JSON.stringify(preview(r.firstUserMessage ?? '', 60))]);
+/** A listed session, with what its file checkpoints take (`sessions --json`: `checkpoints`). */
+export type ListedSession = SessionSummary & { checkpoints: StoreUsage };
+
+async function withCheckpoints(rows: readonly SessionSummary[]): Promise<ListedSession[]> {
+  return Promise.all(rows.map(async (r) => ({ ...r, checkpoints: await new CheckpointStore(checkpointDirOf(r.file)).usage() })));
+}
+
+export function formatSessionTable(rows: readonly ListedSession[], withCwd: boolean): string {
+  const head = ['ID', 'NAME', 'LAST USED', 'ENTRIES', 'BRANCHES', 'CHECKPOINTS', ...(withCwd ? ['WORKSPACE'] : []), 'FIRST MESSAGE'];
+  const table = rows.map((r) => [
+    r.id.slice(0, 8),
+    r.name ?? '',
+    r.lastUsed.slice(0, 16).replace('T', ' '),
+    String(r.entries),
+    String(r.branches),
+    r.checkpoints.objects === 0 ? '-' : formatBytes(r.checkpoints.bytes),
+    ...(withCwd ? [r.cwd] : []),
+    JSON.stringify(preview(r.firstUserMessage ?? '', 60)),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const numeric = new Set([3, 4]);
+  const numeric = new Set([3, 4, 5]);
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ') + '\n';
   return line(head) + table.map(line).join('');
 }

@@ -238,6 +238,12 @@ export const CONFIG_TABLE = {
     help: 'the most a run may spend, in US dollars (needs known prices)',
     project: LIMIT,
   }),
+  'checkpoints.maxAgeDays': key({
+    schema: WholeAtLeast(0),
+    default: 30,
+    help: "`mini-agent gc` removes the file checkpoints of a session not written for this many days (0: never by age; a deleted session's always)",
+    project: widening('decides when the file checkpoints of every workspace are removed'),
+  }),
   thinking: key({
     schema: OneOf(THINKING_LEVELS),
     default: 'off',

@@ -4,6 +4,7 @@
 import { extname } from 'node:path';
 import type { Agent, ExportFormat } from '../app/agent.js';
 import { formatTrace } from '../app/trace-text.js';
+import { checkpointsText } from '../app/checkpoints-text.js';
 import type { AgentEvent } from '../core/events.js';
 import { preview, type Usage } from '../core/types.js';
 import { cacheHitShare } from '../core/cache-share.js';
@@ -230,11 +231,12 @@ const COMMANDS: Command[] = [
   {
     names: ['status'],
     usage: '/status',
-    help: 'tokens, cost, context use, the files touched, context files and MCP servers',
-    run: (ctx) => {
+    help: 'tokens, cost, context use, the files touched and their checkpoints, context files and MCP servers',
+    run: async (ctx) => {
       const st = ctx.agent.state();
       const stats = ctx.agent.session.stats();
       const files = ctx.agent.session.filesTouched();
+      const checkpoints = await ctx.agent.session.checkpointsSize();
       const u = stats.session.usage;
       ctx.print([
         `model ${st.model.provider}/${st.model.id} · thinking ${ctx.agent.thinking} · session ${st.session.name ?? st.session.id}`,
@@ -242,6 +244,7 @@ const COMMANDS: Command[] = [
         `context ${st.context.tokens ?? '?'} of ${st.context.contextWindow} tokens${st.context.fraction === null ? '' : ` (${Math.round(st.context.fraction * 100)}%)`}`,
         `files read: ${files.readFiles.join(', ') || '(none)'}`,
         `files modified: ${files.modifiedFiles.join(', ') || '(none)'}`,
+        `file checkpoints: ${checkpointsText(checkpoints)}`,
         ...ctx.agent
           .showConfig()
           .filter((r) => r.key === 'bash.sandbox' || r.key.startsWith('context file') || r.key.startsWith('mcp server'))

@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { KindedError } from '../core/types.js';
 import type { FileState } from './entry-kinds/checkpoint.js';
 
 /** Files larger than this are noted (size, mode) but their content is not stored. */
@@ -20,6 +21,11 @@ export type { FileState };
 /** The folder of a session file's checkpoints: beside it, named after it. */
 export function checkpointDirOf(sessionFile: string): string {
   return sessionFile.replace(/\.jsonl$/, '') + '.checkpoints';
+}
+
+/** The session file a checkpoint folder belongs to (`checkpointDirOf` backwards); undefined for a folder not named so. */
+export function sessionFileOfCheckpoints(dir: string): string | undefined {
+  return dir.endsWith('.checkpoints') ? `${dir.slice(0, -'.checkpoints'.length)}.jsonl` : undefined;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -66,7 +72,7 @@ export class CheckpointStore {
   /** The bytes of an object; an error when it is missing or its bytes are not the ones it was named for. */
   async get(hash: string): Promise<Buffer> {
     const bytes = await readFile(this.objectPath(hash)).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(err.code === 'ENOENT' ? `checkpoint object ${hash.slice(0, 12)} is missing from ${this.dir}` : `cannot read checkpoint object ${hash.slice(0, 12)}: ${err.message}`);
+      throw err.code === 'ENOENT' ? new MissingCheckpointError(hash, this.dir) : new Error(`cannot read checkpoint object ${hash.slice(0, 12)}: ${err.message}`);
     });
     if (sha256(bytes) !== hash) throw new Error(`checkpoint object ${hash.slice(0, 12)} in ${this.dir} is damaged (its bytes do not match its name)`);
     return bytes;
@@ -156,16 +162,43 @@ export class CheckpointStore {
     }
   }
 
-  /** Bytes the stored objects take (for `sessions` and `/status`). */
-  async sizeBytes(): Promise<number> {
+  /** Whether the object is in the store (not checked against its name: `get` does that). */
+  async has(hash: string): Promise<boolean> {
+    return exists(this.objectPath(hash));
+  }
+
+  /** How many objects the store holds and the bytes they take (for `sessions` and `/status`); a fork's hard-linked objects count in its store too. */
+  async usage(): Promise<StoreUsage> {
     const root = join(this.dir, 'objects');
-    let total = 0;
+    const usage = { bytes: 0, objects: 0 };
     for (const sub of await readdir(root).catch(() => [] as string[])) {
       for (const name of await readdir(join(root, sub)).catch(() => [] as string[])) {
-        total += (await stat(join(root, sub, name)).catch(() => undefined))?.size ?? 0;
+        if (!HASH.test(sub + name)) continue; // a temp file a kill left: gc's to remove
+        const st = await stat(join(root, sub, name)).catch(() => undefined);
+        if (!st) continue;
+        usage.bytes += st.size;
+        usage.objects++;
       }
     }
-    return total;
+    return usage;
+  }
+}
+
+/** What a checkpoint store holds: its objects and their bytes. */
+export interface StoreUsage {
+  bytes: number;
+  objects: number;
+}
+
+/** An object a checkpoint entry names is not in the store (removed by `mini-agent gc`, or by hand): the state it held cannot be shown or restored. */
+export class MissingCheckpointError extends KindedError {
+  override name = 'MissingCheckpointError';
+  constructor(
+    readonly blob: string,
+    readonly dir: string,
+    readonly path?: string,
+  ) {
+    super('not_found', `checkpoint object ${blob.slice(0, 12)}${path === undefined ? '' : ` (${path})`} is missing from ${dir} (removed by \`mini-agent gc\` or by hand): the file state it held cannot be shown or restored`);
   }
 }
 

@@ -4,7 +4,7 @@
 // hash) is refused unless `force`. Applying restores the planned files and records the rewind as a
 // `checkpoint` entry naming the entry (each file before and after), so the files' latest state is
 // known and a rewind back to the entry that was left undoes it.
-import { checkpointDirOf, CheckpointStore } from './checkpoint-store.js';
+import { checkpointDirOf, CheckpointStore, MissingCheckpointError } from './checkpoint-store.js';
 import type { FileChange, FileState } from './entries.js';
 import { fileHistory, sameFileState } from './file-history.js';
 import type { SessionStore } from './store.js';
@@ -34,6 +34,8 @@ export async function planRewind(store: SessionStore, entryId: string): Promise<
       plan.notKept.push(path);
       continue;
     }
+    // Every object the restore needs is there before anything is written (gc may have removed them).
+    if (want.kind === 'file' && !(await objects.has(want.blob))) throw new MissingCheckpointError(want.blob, objects.dir, path);
     if (!(await objects.matches(path, now))) plan.changedOutside.push(path);
     plan.restore.push({ path, before: now, after: want });
   }
