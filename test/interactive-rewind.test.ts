@@ -29,8 +29,8 @@ const TURNS: ScriptTurn[] = [
 
 const plan = (cwd: string) => (existsSync(join(cwd, 'notes/plan.md')) ? readFileSync(join(cwd, 'notes/plan.md'), 'utf8') : null);
 
-/** Two runs: the agent writes notes/plan.md, then edits it. The ids of the two answers. */
-async function writeThenEdit(t: TmuxSession): Promise<{ written: string; edited: string }> {
+/** Two runs: the agent writes notes/plan.md, then edits it. */
+async function writeThenEditRuns(t: TmuxSession): Promise<void> {
   await t.waitFor(READY);
   t.type('write the plan');
   t.keys('Enter');
@@ -38,6 +38,11 @@ async function writeThenEdit(t: TmuxSession): Promise<{ written: string; edited:
   t.type('edit the plan');
   t.keys('Enter');
   await t.waitFor(/Edited\.[\s\S]*scripted\/script[\s\S]*❯/);
+}
+
+/** The two runs in a session with a file: the ids of the two answers. */
+async function writeThenEdit(t: TmuxSession): Promise<{ written: string; edited: string }> {
+  await writeThenEditRuns(t);
   const id = (text: string) => sessionEntries(t.home).find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(text))!.id as string;
   return { written: id('Written.'), edited: id('Edited.') };
 }
@@ -47,7 +52,8 @@ const leaf = (home: string) =>
     .filter((e) => e.type === 'leaf')
     .at(-1)?.targetId;
 
-describe.concurrent('the files in the interactive mode', () => {
+// Many steps each, six terminals side by side: more time than the default.
+describe.concurrent('the files in the interactive mode', { timeout: 60_000 }, () => {
   it('/diff shows what the agent changed from the checkpoints, coloured; /diff ENTRY since an entry', async (ctx) => {
     const { t } = start(ctx, TURNS, ['--yes'], { columns: 80, rows: 40 });
     const { written } = await writeThenEdit(t);
@@ -75,7 +81,7 @@ describe.concurrent('the files in the interactive mode', () => {
 
   it('/diff in a session kept in memory lists the edits from their results', async (ctx) => {
     const { t } = start(ctx, TURNS, ['--yes', '--no-session'], { columns: 80, rows: 40 });
-    await writeThenEditInMemory(t);
+    await writeThenEditRuns(t);
     t.type('/diff');
     t.keys('Enter');
     await t.waitFor(/1 file changed in this session:\n--- a\/notes\/plan\.md\n\+\+\+ b\/notes\/plan\.md\n# created with write_file/, { history: true });
@@ -183,14 +189,3 @@ describe.concurrent('the files in the interactive mode', () => {
     expect(SessionStore.open(file).leafId).toBe(written);
   });
 });
-
-/** writeThenEdit for a session in memory (no session file to read ids from). */
-async function writeThenEditInMemory(t: TmuxSession): Promise<void> {
-  await t.waitFor(READY);
-  t.type('write the plan');
-  t.keys('Enter');
-  await t.waitFor(/Written\.[\s\S]*scripted\/script/);
-  t.type('edit the plan');
-  t.keys('Enter');
-  await t.waitFor(/Edited\.[\s\S]*scripted\/script[\s\S]*❯/);
-}

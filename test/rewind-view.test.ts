@@ -104,5 +104,13 @@ describe('/rewind', () => {
     declined.key(named('enter'));
     expect(declined.key(text('n'))).toBe('close');
     expect(ran).toEqual(['/rewind e1 --yes --conversation-only', '/rewind e1 --yes --files-only --force']);
+
+    // /rewind ENTRY --files-only starts on that choice; --force asks no second question.
+    ran.length = 0;
+    const filesFirst = new RewindConfirm('e1', 'x', [], [], run, 1);
+    expect(filesFirst.frame(80, 20, paint(false)).lines.join('\n')).toMatch(/❯ \[f\] Files only/);
+    filesFirst.key(named('enter'));
+    new RewindConfirm('e1', 'x', ['restore a.txt (changed outside the agent since)'], [], run).forcing().key(named('enter'));
+    expect(ran).toEqual(['/rewind e1 --yes --files-only', '/rewind e1 --yes --force']);
   });
 });

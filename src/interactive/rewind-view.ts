@@ -9,7 +9,6 @@
 import type { Agent } from '../app/agent.js';
 import { rewindPlanLines, shownPath } from '../app/rewind-text.js';
 import { preview } from '../core/types.js';
-import type { RewindPlan } from '../session/file-rewind.js';
 import type { TreeJson } from '../session/tree-json.js';
 import type { Key } from './keys.js';
 import { Picker, wrapped, type Overlay, type PickerFrame, type PickerItem } from './picker.js';
@@ -59,20 +58,19 @@ export async function rewindCommand(host: RewindHost, arg: string): Promise<void
   }
   const opts = { filesOnly: flags.has('--files-only'), conversationOnly: flags.has('--conversation-only'), force: flags.has('--force') };
   if (!flags.has('--yes')) {
-    const { entryId, plan } = await session.rewind(entry, { ...opts, dryRun: true });
+    // The whole plan, whatever was given: the flags only choose where the choice starts (and --force skips the o).
+    const { entryId, plan } = await session.rewind(entry, { dryRun: true });
     const e = session.tree().entries.find((x) => x.id === entryId);
     const about = e ? `${e.kind} ${entryId}: ${clean(preview(e.preview, 60))}` : entryId;
-    return host.open(new RewindConfirm(entryId, about, rewindPlanLines(plan, entryId, agent.cwd), outsideOf(plan, agent.cwd), host.run));
+    const outside = opts.force ? [] : plan.changedOutside.map((path) => shownPath(agent.cwd, path));
+    const confirm = new RewindConfirm(entryId, about, rewindPlanLines(plan, entryId, agent.cwd), outside, host.run, opts.filesOnly ? 1 : opts.conversationOnly ? 2 : 0);
+    return host.open(opts.force ? confirm.forcing() : confirm);
   }
   const done = await session.rewind(entry, opts);
   const files = done.restored.map((path) => shownPath(agent.cwd, path));
   const restored = opts.conversationOnly ? 'the files stay as they are' : files.length === 0 ? 'no file needed restoring' : `${files.length} file${files.length === 1 ? '' : 's'} restored (${files.join(', ')})`;
   host.print([p.dim(`rewound to ${done.entryId}: ${restored}${done.moved ? '; the conversation continues from there' : '; the conversation stays where it is'}`)]);
   if (done.moved) host.switched();
-}
-
-function outsideOf(plan: RewindPlan, cwd: string): string[] {
-  return plan.changedOutside.map((path) => shownPath(cwd, path));
 }
 
 export interface RewindItem extends PickerItem {
@@ -101,9 +99,10 @@ const CHOICES = [
 
 /** The plan, then the choice; then, for files changed outside the agent, the explicit overwrite. */
 export class RewindConfirm implements Overlay {
-  private selected = 0;
   /** Set when the chosen rewind would overwrite files changed outside the agent: o confirms. */
   private overwriting: (typeof CHOICES)[number] | undefined;
+  /** /rewind ENTRY --force: the files changed outside the agent are overwritten without the second question. */
+  private force = false;
 
   constructor(
     private readonly entryId: string,
@@ -111,7 +110,15 @@ export class RewindConfirm implements Overlay {
     private readonly plan: readonly string[],
     private readonly outside: readonly string[],
     private readonly run: RunLine,
+    /** The choice selected first (0 both, 1 files only, 2 conversation only). */
+    private selected = 0,
   ) {}
+
+  /** The same, overwriting without asking again (the user gave --force). */
+  forcing(): this {
+    this.force = true;
+    return this;
+  }
 
   key(key: Key): 'close' | undefined {
     const text = key.name === 'text' ? key.text.toLowerCase() : undefined;
@@ -133,7 +140,7 @@ export class RewindConfirm implements Overlay {
         this.overwriting = choice;
         return undefined;
       }
-      return this.go(choice, false);
+      return this.go(choice, this.force && choice.key !== 'c');
     }
     return undefined;
   }
