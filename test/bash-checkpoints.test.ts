@@ -129,6 +129,6 @@ describe('bash checkpoints', () => {
     writeFileSync(join(cwd, 'seen.txt'), 'seen\n');
     const changes = await scans.after(before!);
     expect(changes.map((c) => c.path)).toEqual([join(cwd, 'seen.txt')]);
-    expect(await store.sizeBytes()).toBe(5); // only seen.txt's bytes
+    expect((await store.usage()).bytes).toBe(5); // only seen.txt's bytes
   });
 });

@@ -38,6 +38,8 @@ export const USAGE = `Usage:
 
 ${AGENT_FLAGS_HELP.sessions}
   --summarize-left    with --branch: summarize the branch being left onto the new one
+  --restore-files     with --branch: also put the files the agent changed back as they were at ENTRY;
+                      refused when one was changed outside the agent since, unless --force
 
 ${AGENT_FLAGS_HELP.model}
   --show-config       print the effective configuration and where each value comes from
@@ -78,6 +80,8 @@ export interface RunArgs {
   verbose: boolean;
   /** --branch ENTRY --summarize-left: summarize the branch being left. */
   summarizeLeft: boolean;
+  /** --branch ENTRY --restore-files: restore the files to their state at ENTRY too (--force: over changes made outside the agent). */
+  restoreFiles?: { force: boolean };
   /** --skill NAME (repeatable): skills inlined before the prompt. */
   skills: string[];
   /** --image FILE (repeatable): images attached to the prompt. */
@@ -128,6 +132,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'summarize-left': { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         'max-age-days': { type: 'string' },
+        'restore-files': { type: 'boolean', default: false },
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
@@ -146,8 +151,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
 
   const sub = positionals[0];
   const rest = positionals.slice(1);
-  if (sub !== 'rewind' && (v['files-only'] || v['conversation-only'] || v.force)) {
-    throw new UsageError('--files-only, --conversation-only and --force go with the rewind command: mini-agent rewind [SESSION] ENTRY');
+  if (sub !== 'rewind' && (v['files-only'] || v['conversation-only'] || (v.force && !v['restore-files']))) {
+    throw new UsageError('--files-only, --conversation-only and --force go with the rewind command: mini-agent rewind [SESSION] ENTRY (--force also with --branch ENTRY --restore-files)');
   }
   if (sub !== 'gc' && (v['dry-run'] || v['max-age-days'] !== undefined)) {
     throw new UsageError('--dry-run and --max-age-days go with the gc command: mini-agent gc [--dry-run] [--max-age-days N]');
@@ -217,13 +222,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const agent = agentFlagsFrom(v);
   if (v['show-config']) return { command: 'show-config', agent, json: v.json };
   if (v['summarize-left'] && agent.branch === undefined) throw new UsageError('--summarize-left goes with --branch ENTRY');
+  if (v['restore-files'] && agent.branch === undefined) throw new UsageError('--restore-files goes with --branch ENTRY: it restores the files to their state at the entry branched to');
   if (v.focus !== undefined) throw new UsageError('--focus goes with the compact command: mini-agent compact [SESSION] --focus TEXT');
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const skills = v.skill ?? [];
   if (skills.some((s) => s.trim() === '')) throw new UsageError('--skill needs a skill name');
   const images = v.image ?? [];
   if (images.some((s) => s.trim() === '')) throw new UsageError('--image needs a file');
-  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], skills, images };
+  return { command: 'run', prompt, agent, json: v.json, trace: v.trace, verbose: v.verbose, summarizeLeft: v['summarize-left'], ...(v['restore-files'] ? { restoreFiles: { force: v.force } } : {}), skills, images };
 }
 
 /** `gc [--dry-run] [--max-age-days N]`: N a whole number of days, 0 or more. */

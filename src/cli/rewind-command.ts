@@ -3,12 +3,12 @@
 // is printed first; on a terminal it asks, otherwise it needs --yes and without it only prints the
 // plan. A file changed outside the agent since its last change is refused unless --force (--yes
 // alone does not override it). The session takes the lock, like label and name.
-import { relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { EXIT } from '../app/exit-codes.js';
 import type { FrontEndIo } from '../app/front-end-io.js';
+import { rewindPlanLines, shownPath } from '../app/rewind-text.js';
 import { openForWrite } from '../app/session-open.js';
-import { rewindTo, type RewindPlan } from '../session/file-rewind.js';
+import { rewindTo } from '../session/file-rewind.js';
 import { agentHome, sessionPlace } from '../session/paths.js';
 import { continueSession, resolveEntry, resolveSession } from '../session/resolve.js';
 
@@ -29,8 +29,9 @@ export async function rewindCommand(args: RewindArgs, io: FrontEndIo): Promise<n
     const entryId = resolveEntry(store, args.entry);
     const opts = { filesOnly: args.filesOnly, conversationOnly: args.conversationOnly, force: args.force };
     const { plan } = await rewindTo(store, entryId, { ...opts, dryRun: true });
-    const shown = (path: string) => (relative(store.header.cwd, path).startsWith('..') ? path : relative(store.header.cwd, path));
-    io.stdout.write(planText(plan, entryId, args, shown));
+    const shown = (path: string) => shownPath(store.header.cwd, path);
+    const lines = [...(args.conversationOnly ? [] : rewindPlanLines(plan, entryId, store.header.cwd)), ...(args.filesOnly ? [] : [`move the leaf to ${entryId}`])];
+    io.stdout.write(lines.map((l) => `${l}\n`).join(''));
     if (plan.changedOutside.length > 0 && !args.force) {
       io.stderr.write(`mini-agent: not rewound: ${plan.changedOutside.map(shown).join(', ')} changed outside the agent since its last change; give --force to overwrite\n`);
       return EXIT.usage;
@@ -52,20 +53,6 @@ export async function rewindCommand(args: RewindArgs, io: FrontEndIo): Promise<n
     store.close();
     lock.release();
   }
-}
-
-function planText(plan: RewindPlan, entryId: string, args: RewindArgs, shown: (path: string) => string): string {
-  const lines: string[] = [];
-  if (!args.conversationOnly) {
-    if (plan.restore.length === 0) lines.push(`the files are as they were at ${entryId}: nothing to restore`);
-    for (const c of plan.restore) {
-      const how = c.after.kind === 'absent' ? 'remove (the agent created it)' : c.before.kind === 'absent' ? 'recreate' : 'restore';
-      lines.push(`${how} ${shown(c.path)}${plan.changedOutside.includes(c.path) ? ' (changed outside the agent since)' : ''}`);
-    }
-    for (const path of plan.notKept) lines.push(`leave ${shown(path)}: its state at ${entryId} was not kept (over the size cap, or not a regular file)`);
-  }
-  if (!args.filesOnly) lines.push(`move the leaf to ${entryId}`);
-  return lines.map((l) => `${l}\n`).join('');
 }
 
 async function confirm(io: FrontEndIo): Promise<boolean> {

@@ -22,6 +22,8 @@ import { terminalAsker } from './ask-permission.js';
 import { EXIT } from '../app/exit-codes.js';
 import type { FrontEndIo, FrontEndOutput, FrontEndSignal } from '../app/front-end-io.js';
 import { jsonlRenderer, textRenderer } from './render.js';
+import { branchAndRestore, requireSessionFile, restoreWithAgent } from './branch-restore.js';
+import type { BranchSummaryResult } from '../app/types.js';
 
 export async function runCommand(args: RunArgs, io: FrontEndIo): Promise<number> {
   mark('modules');
@@ -29,16 +31,28 @@ export async function runCommand(args: RunArgs, io: FrontEndIo): Promise<number>
   // Usage errors thrown while setting up (bad config, no prompt, unusable session) become exit
   // code 2 in main.ts; nothing has run yet.
   // --branch/--fork without a prompt only move the leaf or create the fork: no model, no run.
-  if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) return moveOnly(args.agent, io);
+  if (args.prompt === undefined && (args.agent.branch || args.agent.fork) && !args.summarizeLeft) {
+    if (!args.restoreFiles) return moveOnly(args.agent, io);
+    io.stdout.write(await branchAndRestore(args.agent, args.restoreFiles.force, io));
+    return EXIT.completed;
+  }
   // With --skill the prompt may be empty (the skill says what to do).
   const prompt = args.prompt ?? (args.summarizeLeft ? undefined : args.skills.length > 0 && io.stdin.isTTY ? '' : await readPromptFromStdin(io, args.skills.length > 0));
-  // --summarize-left: the branch is taken after the agent is up (the summary needs the model).
+  // --summarize-left, --restore-files: the branch is taken after the agent is up (the summary needs the model; the files are checked first).
   // On a terminal, a call that needs approval is asked about; without one it is refused (the gate says how to allow it).
   const onPermissionRequest = io.stdin.isTTY && io.stderr.isTTY ? terminalAsker(io.stdin, io.stderr) : undefined;
-  const agent = await createAgent({ cwd, env: io.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft ? { branch: undefined } : {}) });
+  if (args.restoreFiles) requireSessionFile(args.agent, cwd);
+  const agent = await createAgent({ cwd, env: io.env, ...args.agent, onPermissionRequest, ...(args.summarizeLeft || args.restoreFiles ? { branch: undefined } : {}) });
   mark('agent');
-  if (args.summarizeLeft) {
-    const left = await agent.session.branchWithSummary(args.agent.branch!);
+  let left: BranchSummaryResult | undefined;
+  const summarize = async () => (left = await agent.session.branchWithSummary(args.agent.branch!)).ok;
+  if (args.restoreFiles) {
+    await restoreWithAgent(agent.session, args.agent.branch!, args.restoreFiles.force, cwd, io, args.summarizeLeft ? summarize : undefined).catch(async (err: unknown) => {
+      await agent.close();
+      throw err;
+    });
+  } else if (args.summarizeLeft) await summarize();
+  if (left) {
     if (!left.ok) {
       io.stderr.write(`mini-agent: the summary of the branch being left failed: ${left.error}; the leaf did not move\n`);
       await agent.close();

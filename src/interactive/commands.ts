@@ -12,7 +12,8 @@ import { listSessionFiles, summarizeAll } from '../session/catalog.js';
 import { clean, nearest, paint, type Paint } from './view.js';
 import { costText } from '../core/cost-text.js';
 import { thinkingLines } from './reasoning.js';
-import { sessionDiffLines } from './session-diff.js';
+import { checkpointDiffLines, sessionDiffLines } from './session-diff.js';
+import { rewindCommand } from './rewind-view.js';
 import { thinkingNote } from '../app/thinking-control.js';
 import { isThinkingLevel, THINKING_LEVELS } from '../model/thinking.js';
 import type { Overlay } from './picker.js';
@@ -117,7 +118,7 @@ const COMMANDS: Command[] = [
   {
     names: ['tree'],
     usage: '/tree [print]',
-    help: 'the session tree to move in (* the active path): Enter branches, l labels; /tree print prints it',
+    help: 'the session tree to move in (* the active path): Enter branches, r branches and restores the files, l labels; /tree print prints it',
     run: (ctx, arg) => {
       if (arg === 'print')
         return ctx.print(
@@ -218,9 +219,23 @@ const COMMANDS: Command[] = [
   },
   {
     names: ['diff'],
-    usage: '/diff',
-    help: 'what the agent changed in this session, file by file (a unified diff)',
-    run: (ctx) => ctx.print(sessionDiffLines(ctx.agent.session.branchMessages(), ctx.width, ctx.paint, ctx.agent.toolDescriptions.describe)),
+    arg: 'entry',
+    usage: '/diff [ENTRY]',
+    help: 'what the agent changed in the files on this branch (since ENTRY), from the checkpoints, as a unified diff',
+    run: async (ctx, arg) => {
+      const s = ctx.agent.session;
+      if (s.file !== null) return ctx.print(checkpointDiffLines(await s.diff(arg || undefined), arg || undefined, ctx.width, ctx.paint));
+      // Kept in memory: no checkpoints, so the edits' own diffs (tool results) stand in for them.
+      if (arg !== '') throw new CommandError('this session is kept in memory: without file checkpoints /diff cannot tell the changes since an entry (/diff alone lists the edits)');
+      ctx.print(sessionDiffLines(s.branchMessages(), ctx.width, ctx.paint, ctx.agent.toolDescriptions.describe));
+    },
+  },
+  {
+    names: ['rewind'],
+    arg: 'entry',
+    usage: '/rewind [ENTRY]',
+    help: 'put the files the agent changed back as they were at ENTRY and continue from there (asks first; files or conversation only); alone, a picker',
+    run: (ctx, arg) => rewindCommand(ctx, arg),
   },
   {
     names: ['reasoning'],

@@ -1,6 +1,7 @@
 // /tree in the interactive mode: the tree `mini-agent tree` prints (chains flat, a fork indents its
 // branches, * the active path), made navigable. ↑↓ move and the chosen entry's preview shows under
-// the list; Enter branches there (as /branch ID), `l` asks for a label inline (as /label ID NAME);
+// the list; Enter branches there (as /branch ID), `r` branches there and restores the files (as
+// /rewind ID: the plan, then the choice), `l` asks for a label inline (as /label ID NAME);
 // a long run of tool calls and results is one fold line that Enter or → opens (← closes it again).
 import type { TreeJson } from '../session/tree-json.js';
 import { LineEditor } from './editor.js';
@@ -120,7 +121,7 @@ class TreeOverlay implements Overlay {
     this.picker = new Picker(items, {
       title: `Session tree (${this.tree.entries.length} entries, * the active path)`,
       filter: false,
-      hint: '↑↓ PgUp PgDn move · Enter branch here · l label · → ← open/close a fold · Esc close',
+      hint: '↑↓ PgUp PgDn move · Enter branch here · r branch here and restore the files · l label · → ← open/close a fold · Esc close',
       initial: Math.max(
         0,
         items.findIndex((i) => i.id === this.tree.leafId),
@@ -159,6 +160,10 @@ class TreeOverlay implements Overlay {
       editor.setText(this.tree.entries.find((e) => e.id === item.id)?.label ?? '');
       this.labelling = { id: item.id, editor };
       return undefined;
+    }
+    if (item && !item.fold && key.name === 'text' && key.text === 'r') {
+      this.run(`/rewind ${item.id}`); // the plan, then the choice (files and conversation first): as /rewind ENTRY
+      return 'close';
     }
     const r = this.picker.key(key);
     if (r === 'cancel') return 'close';

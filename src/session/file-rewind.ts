@@ -49,12 +49,12 @@ export async function planRewind(store: SessionStore, entryId: string): Promise<
  */
 export async function applyRewind(store: SessionStore, entryId: string, plan: RewindPlan, force: boolean): Promise<FileChange[]> {
   if (plan.changedOutside.length > 0 && !force) {
-    throw new RewindRefused(`changed outside the agent since its last change, so not overwritten: ${plan.changedOutside.join(', ')} (give --force to overwrite them)`);
+    throw new RewindRefused(`changed outside the agent since its last change, so not overwritten: ${plan.changedOutside.join(', ')} (give --force to overwrite them; what was changed outside the agent is lost then)`);
   }
   const objects = checkpointsOf(store);
   const done: FileChange[] = [];
   for (const change of plan.restore) {
-    const before = await objects.capture(change.path); // what is there now, kept too: a forced rewind can be undone as well
+    const before = await objects.capture(change.path); // what is there now, kept in the store too (a forced rewind's overwritten bytes), though no entry's state names it
     await objects.restore(change.path, change.after);
     done.push({ path: change.path, before, after: change.after });
   }
