@@ -4,8 +4,9 @@
 // node_modules) that the scans must skip. Figures, each through the ToolRegistry as the loop runs
 // it, alternating with and without checkpoints:
 // - `true`, a call that touches no file (target: at most 5 ms more than without);
-// - for information: a call that changes one file, and the first call of a process, which stores
-//   every file of the workspace once (the states the later calls compare with).
+// - for information: a call that changes one file; the first call of a session, which stores
+//   every file of the workspace once (the states the later calls compare with); and the first
+//   call of a second session, which hard-links the objects the first stored.
 // Imported by run.mjs; also runs alone: node bench/bash-checkpoints.mjs.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ export async function bashCheckpointBenchmarks({ root, work, report, runs = 21 }
   project(ws);
   const registry = new ToolRegistry([createBashTool()]);
   const store = new CheckpointStore(join(work, 'bash-checkpoint-session.checkpoints'));
-  let workspace = new WorkspaceCheckpoints(store, ws);
+  const workspace = new WorkspaceCheckpoints(store, ws);
   let id = 0;
   const call = async (command, withCheckpoints, expected) => {
     const cp = withCheckpoints ? new CallCheckpoints(store, workspace) : undefined;
@@ -72,8 +73,17 @@ export async function bashCheckpointBenchmarks({ root, work, report, runs = 21 }
   const value = median(times.with);
   report('checkpoint: bash `true`, 1,000-file workspace (median)', value, 'bash without', floor, '≤ +5 ms', value - floor <= 5);
   report('  … bash changing one file (median)', median(times.change), 'bash without', floor, '—', true);
-  report('  … the first bash call of a process (stores the workspace)', first, 'bash without', floor, '—', true);
-  workspace = undefined;
+  report('  … the first bash call of a session (stores the workspace)', first, 'bash without', floor, '—', true);
+  // A second session of the workspace: its store sits beside the first's, whose objects it links.
+  const second = new CheckpointStore(join(work, 'bash-checkpoint-session-2.checkpoints'));
+  const secondScan = new WorkspaceCheckpoints(second, ws);
+  const cp = new CallCheckpoints(second, secondScan);
+  const t = performance.now();
+  await registry.execute({ type: 'toolCall', id: 'second', name: 'bash', arguments: { command: 'true' } }, { cwd: ws, signal: new AbortController().signal, checkpoint: cp.capture, checkpointWorkspace: cp.captureWorkspace });
+  await cp.changes();
+  report("  … the first bash call of a second session (links the first's objects)", performance.now() - t, 'bash without', floor, '—', true);
+  secondScan.close();
+  workspace.close();
   rmSync(ws, { recursive: true, force: true });
 }
 

@@ -118,6 +118,38 @@ describe('bash checkpoints', () => {
     expect(warnings).toEqual([expect.stringMatching(/more than 5 files outside \.gitignore, so the changes of bash .* are not checkpointed/)]);
   });
 
+  it('a workspace with more bytes than the cap is not scanned either', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'big'), Buffer.alloc(2048));
+    const scans = new WorkspaceCheckpoints(new CheckpointStore(join(tempDir(), 'store')), cwd, [], 100, 1024);
+    const warnings: string[] = [];
+    expect(await scans.before(undefined, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/more than 0 MB in files outside \.gitignore/)]);
+  });
+
+  it('a second session of the workspace links the objects the first stored instead of writing them again', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'a.txt'), 'shared content\n');
+    const folder = tempDir();
+    const objectOf = (file: string) => {
+      const c = checkpoints(SessionStore.open(file).entries())[0];
+      const before = c.files[0].before;
+      return before.kind === 'file' ? join(checkpointDirOf(file), 'objects', before.blob.slice(0, 2), before.blob.slice(2)) : '';
+    };
+    for (const name of ['one', 'two']) {
+      const file = join(folder, `${name}.jsonl`);
+      const script = writeScript(tempDir(), [{ toolCalls: [{ name: 'bash', arguments: { command: `echo ${name} >> a.txt` } }] }, { text: 'ok' }]);
+      const agent = await createAgent({ cwd, home: tempDir('mini-agent-home-'), env: {}, yes: true, script, session: { file } });
+      await agent.prompt('go');
+      await agent.close();
+      writeFileSync(join(cwd, 'a.txt'), 'shared content\n');
+    }
+    const [one, two] = [objectOf(join(folder, 'one.jsonl')), objectOf(join(folder, 'two.jsonl'))];
+    expect(readFileSync(two, 'utf8')).toBe('shared content\n');
+    expect(lstatSync(two).ino).toBe(lstatSync(one).ino);
+    expect(lstatSync(two).nlink).toBe(2);
+  });
+
   it('paths a read deny rule hides are never scanned or stored', async () => {
     const cwd = tempDir();
     const store = new CheckpointStore(join(tempDir(), 'store'));

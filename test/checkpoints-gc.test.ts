@@ -18,12 +18,16 @@ import { tempDir, writeScript } from './support/helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A session in the home's sessions folder: write_file NAME.txt ("one\ntwo\n", 8 bytes), then edit_file it ("one\nthree\n", 10 bytes): 2 objects, 18 bytes. */
+/** The first line of NAME.txt: three characters of the name's own. */
+const first = (name: string) => `${name}___`.slice(0, 3);
+
+/** A session in the home's sessions folder: write_file NAME.txt ("NAM\ntwo\n", 8 bytes), then edit_file it ("NAM\nthree\n", 10 bytes): 2 objects, 18 bytes. */
 async function editedSession(cwd: string, home: string, name: string) {
   const script = writeScript(
     cwd,
     [
-      { toolCalls: [{ name: 'write_file', arguments: { path: `${name}.txt`, content: 'one\ntwo\n' } }] },
+      // Content of its own (same size): sessions of one workspace share the objects they have in common (hard links), which is not what these tests are about.
+      { toolCalls: [{ name: 'write_file', arguments: { path: `${name}.txt`, content: `${first(name)}\ntwo\n` } }] },
       { text: 'written' },
       { toolCalls: [{ name: 'edit_file', arguments: { path: `${name}.txt`, edits: [{ oldText: 'two', newText: 'three' }] } }] },
       { text: 'edited' },
@@ -180,7 +184,7 @@ describe('mini-agent gc', () => {
     expect(readdirSync(live.agent.sessionsFolder).filter((f) => f.endsWith('.lock'))).toEqual([`${inUse.file.split('/').pop()}.lock`]);
     // The live session still rewinds: its objects are whole.
     expect(await cliInProcess(['rewind', live.file, live.written, '--yes'], { cwd, home })).toMatchObject({ code: 0 });
-    expect(readFileSync(join(cwd, 'live.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(readFileSync(join(cwd, 'live.txt'), 'utf8')).toBe('liv\ntwo\n');
 
     // Once the session in use is closed, its old store goes too.
     await inUse.agent.close();
@@ -225,10 +229,10 @@ describe('mini-agent gc', () => {
     rmSync(parent.file);
     age(parent.store, 1);
     const gc = await cliInProcess(['gc'], { cwd, home });
-    expect(gc.stdout).toContain(`removed ${relative(join(home, 'sessions'), parent.store)} (its session was deleted): 2 objects, 18 B (0 B freed: the rest is hard-linked from a fork's store)`);
+    expect(gc.stdout).toContain(`removed ${relative(join(home, 'sessions'), parent.store)} (its session was deleted): 2 objects, 18 B (0 B freed: the rest is hard-linked from another session's store)`);
     expect(gc.stdout).toMatch(/^freed 0 B; kept 1 checkpoint store \(18 B\)/m);
     expect(await cliInProcess(['rewind', forkFile, parent.written, '--yes'], { cwd, home })).toMatchObject({ code: 0 });
-    expect(readFileSync(join(cwd, 'p.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(readFileSync(join(cwd, 'p.txt'), 'utf8')).toBe('p__\ntwo\n');
     rmSync(forkFile);
     age(checkpointDirOf(forkFile), 1);
     expect((await cliInProcess(['gc'], { cwd, home })).stdout).toMatch(/^freed 18 B;/m);
@@ -254,7 +258,7 @@ describe('mini-agent gc', () => {
     expect(rewind.code).toBe(2);
     expect(rewind.stderr).toMatch(missing);
     expect(rewind.stderr).toContain(join(cwd, 'old.txt')); // the file whose earlier state is gone
-    expect(readFileSync(join(cwd, 'old.txt'), 'utf8')).toBe('one\nthree\n');
+    expect(readFileSync(join(cwd, 'old.txt'), 'utf8')).toBe('old\nthree\n');
     expect(readFileSync(old.file, 'utf8')).toBe(sessionBefore);
     expect(existsSync(old.store)).toBe(false); // the failed rewind stored nothing
     expect(existsSync(`${old.file}.lock`)).toBe(false);

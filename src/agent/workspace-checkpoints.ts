@@ -25,8 +25,9 @@ import type { FileChange, FileState } from '../session/entries.js';
 import { sameFileState } from '../session/file-history.js';
 import { newWalkStats, walkTree } from '../tools/walk.js';
 
-/** Workspaces with more files than this (outside .gitignore) are not scanned. */
+/** Workspaces with more files than this (outside .gitignore), or more bytes in the files a checkpoint keeps, are not scanned. */
 export const WORKSPACE_SCAN_MAX_FILES = 10_000;
+export const WORKSPACE_SCAN_MAX_BYTES = 256 * 1024 * 1024;
 /** File times are coarse (a kernel tick): a file changed this close to a scan is compared by content too. */
 const RACY_MS = 50;
 const NEVER = new AbortController().signal;
@@ -58,7 +59,8 @@ export function sessionCheckpoints(sessionFile: string | null, cwd: string): { c
 export class WorkspaceCheckpoints {
   /** Each file's signature when its state was last captured, and that state. */
   private readonly known = new Map<string, { sig: string; state: FileState }>();
-  private tooLarge = false;
+  /** Why the workspace is not scanned (too many files or bytes), once a scan found it so. */
+  private tooLarge: string | undefined;
   private warned = false;
   private readonly cwd: string;
   /** The session's own files, as shown paths (relative to the workspace), when they are inside it: never scanned. */
@@ -75,6 +77,7 @@ export class WorkspaceCheckpoints {
     cwd: string,
     own: readonly string[] = [],
     private readonly maxFiles = WORKSPACE_SCAN_MAX_FILES,
+    private readonly maxBytes = WORKSPACE_SCAN_MAX_BYTES,
   ) {
     this.cwd = realOr(cwd); // the file tools checkpoint real paths: name each file the same way
     this.own = own
@@ -95,7 +98,7 @@ export class WorkspaceCheckpoints {
     if (this.last && this.quiet && this.last.hidden === hidden) return this.last;
     const scan = this.scan(hidden);
     if (!scan) {
-      if (!this.warned) warn(`the workspace has more than ${this.maxFiles} files outside .gitignore, so the changes of bash and other commands are not checkpointed in this session (rewind cannot undo them)`);
+      if (!this.warned) warn(`the workspace has ${this.tooLarge}, so the changes of bash and other commands are not checkpointed in this session (rewind cannot undo them)`);
       this.warned = true;
       return undefined;
     }
@@ -178,6 +181,7 @@ export class WorkspaceCheckpoints {
     const files = new Map<string, string>();
     const folders = new Set<string>([this.cwd]);
     const racy = new Set<string>();
+    let bytes = 0;
     const rules: string[] = [signature(statOf(`${this.cwd}/.git/info/exclude`))];
     const root = { real: this.cwd, shown: '.', isDir: true, isFile: false };
     const own = this.own;
@@ -194,8 +198,9 @@ export class WorkspaceCheckpoints {
       files.set(entry.abs, sig);
       if (entry.name === '.gitignore') rules.push(`${entry.abs} ${sig}`);
       if (st.mtimeMs >= at - RACY_MS || st.ctimeMs >= at - RACY_MS) racy.add(entry.abs);
-      if (files.size > this.maxFiles) {
-        this.tooLarge = true;
+      if (st.isFile() && st.size <= this.store.maxFileBytes) bytes += st.size;
+      if (files.size > this.maxFiles || bytes > this.maxBytes) {
+        this.tooLarge = files.size > this.maxFiles ? `more than ${this.maxFiles} files outside .gitignore` : `more than ${Math.round(this.maxBytes / 2 ** 20)} MB in files outside .gitignore`;
         this.close();
         return undefined;
       }

@@ -39,7 +39,7 @@ function reportText(report: GcReport, o: { root: string; maxAgeDays: number; dry
 }
 
 function removalText(r: GcRemoval, dir: string, maxAgeDays: number): string {
-  const freed = r.freed === r.bytes ? '' : ` (${formatBytes(r.freed)} freed: the rest is hard-linked from a fork's store)`;
+  const freed = r.freed === r.bytes ? '' : ` (${formatBytes(r.freed)} freed: the rest is hard-linked from another session's store)`;
   switch (r.reason.kind) {
     case 'deleted':
       return `${dir} (its session was deleted): ${count(r.files, 'object')}, ${formatBytes(r.bytes)}${freed}`;

@@ -7,7 +7,7 @@
 // special file), which is never restored. Capturing and restoring are I/O at the edge; this module
 // knows nothing of tools, models or entries.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, open, readFile, readlink, readdir, rename, rm, rmdir, stat, symlink, unlink } from 'node:fs/promises';
 import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { KindedError } from '../core/types.js';
@@ -32,6 +32,9 @@ const HASH = /^[0-9a-f]{64}$/;
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export class CheckpointStore {
+  /** The store of the latest other session beside this one, whose objects a put links instead of writing (null: none; undefined: not looked for yet). */
+  private donor: string | null | undefined;
+
   constructor(
     readonly dir: string,
     readonly maxFileBytes: number = CHECKPOINT_MAX_FILE_BYTES,
@@ -52,11 +55,26 @@ export class CheckpointStore {
     const path = this.objectPath(hash);
     if (await exists(path)) return hash;
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    if (await this.linkFromDonor(hash, path)) return hash;
     // Written whole under a temp name, then renamed: a kill leaves a temp file or the whole object, never a part of one.
     const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     await writeSynced(tmp, bytes, durable);
     await rename(tmp, path);
     return hash;
+  }
+
+  /**
+   * Sessions of one workspace hold mostly the same files: an object the workspace's latest other
+   * session stored already is hard-linked from its store rather than written again (its bytes are
+   * checked against the name when read, as any object's).
+   */
+  private async linkFromDonor(hash: string, path: string): Promise<boolean> {
+    if (this.donor === undefined) this.donor = await latestSibling(this.dir);
+    if (this.donor === null) return false;
+    return link(new CheckpointStore(this.donor).objectPath(hash), path).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Flushes a stored object to disk (one put with `durable: false`). */
@@ -200,6 +218,19 @@ export class MissingCheckpointError extends KindedError {
   ) {
     super('not_found', `checkpoint object ${blob.slice(0, 12)}${path === undefined ? '' : ` (${path})`} is missing from ${dir} (removed by \`mini-agent gc\` or by hand): the file state it held cannot be shown or restored`);
   }
+}
+
+/** The checkpoint store beside `dir` (another session's of the same workspace) written last, or null. */
+async function latestSibling(dir: string): Promise<string | null> {
+  const parent = dirname(dir);
+  let best: { dir: string; at: number } | null = null;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const other = join(parent, name);
+    if (!name.endsWith('.checkpoints') || other === dir) continue;
+    const at = (await stat(join(other, 'objects')).catch(() => undefined))?.mtimeMs;
+    if (at !== undefined && (best === null || at > best.at)) best = { dir: other, at };
+  }
+  return best?.dir ?? null;
 }
 
 /** The highest folder above `path` that does not exist (undefined when its folder exists). */
