@@ -233,7 +233,7 @@ describe('ACP mode', () => {
       await ctx.request('initialize', INIT);
       const loaded = await ctx.request('session/load', { sessionId: id, cwd, mcpServers: [] });
       expect(loaded).toMatchObject({ modes: { currentModeId: 'default' } });
-      expect(acp.of(id).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk', 'tool_call', 'agent_message_chunk']);
+      expect(acp.of(id).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk', 'tool_call', 'agent_message_chunk', 'available_commands_update']);
       expect(acp.of(id, 'user_message_chunk')[0].content).toEqual({ type: 'text', text: 'what is in a.txt?' });
       expect(acp.of(id, 'tool_call')[0]).toMatchObject({
         toolCallId: 'c1',

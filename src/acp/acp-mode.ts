@@ -7,7 +7,7 @@
 // open runs have settled (exit 0); SIGTERM aborts them and exits 143 (SIGINT: 130).
 import { Readable } from 'node:stream';
 import { isAbsolute } from 'node:path';
-import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentConnection, type AnyMessage, type McpServer, type Stream } from '@agentclientprotocol/sdk';
+import { agent as acpAgent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentConnection, type AnyMessage, type JsonRpcId, type McpServer, type Stream } from '@agentclientprotocol/sdk';
 import { EXIT, reportFailure } from '../app/exit-codes.js';
 import { stderrLine, type FrontEndIo } from '../app/front-end-io.js';
 import type { CreateAgentOptions, SessionChoice } from '../app/types.js';
@@ -73,6 +73,8 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
   const clientFs = { read: false, write: false };
   let connection: AgentConnection | undefined;
   let finishing = false;
+  /** What to send once the answer to a request (by its id) has gone out. */
+  const afterAnswer = new Map<JsonRpcId, () => void>();
   const deps: SessionDeps = {
     client: () => connection!.client,
     log: io.log,
@@ -130,8 +132,10 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
         authMethods: [],
       };
     })
-    .onRequest('session/new', async ({ params }) => {
+    .onRequest('session/new', async ({ params, requestId }) => {
       const session = await open(options.memory ? 'memory' : 'new', params.cwd, params.mcpServers);
+      // Right after the answer: a client knows the session's id only from it (Zed drops an update for an id it does not know).
+      afterAnswer.set(requestId, () => session.advertiseCommands());
       return { sessionId: session.id, modes: modeState(session.mode), configOptions: configOptions(session.thinking) };
     })
     .onRequest('session/load', async ({ params }) => {
@@ -139,6 +143,7 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
       const session = sessions.get(params.sessionId) ?? (await open({ resume: params.sessionId }, params.cwd, params.mcpServers));
       if (session.id !== params.sessionId) sessions.set(params.sessionId, session); // loaded by a prefix or name: answer to it too
       await session.replay();
+      session.advertiseCommands(); // the client knows this id already: before the answer, after the history
       return { modes: modeState(session.mode), configOptions: configOptions(session.thinking) };
     })
     .onRequest('session/prompt', async ({ params, signal }) => {
@@ -160,7 +165,7 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
       return {};
     });
 
-  const raw = ndJsonStream(io.output, io.input);
+  const raw = answering(ndJsonStream(io.output, io.input), afterAnswer, io.log);
   connection = app.connect(deps.verbose ? tapped(raw, io.log) : raw);
 
   return new Promise<number>((resolve) => {
@@ -184,6 +189,27 @@ export function serveAcp(options: AcpOptions, io: AcpIo): Promise<number> {
     });
     void connection!.closed.then(() => finish(EXIT_ACP.ok));
   });
+}
+
+/** The stream, with `after`'s callback for an answer run once that answer is on its way (what must follow it). */
+function answering(stream: Stream, after: Map<JsonRpcId, () => void>, log: (text: string) => void): Stream {
+  const outgoing = new TransformStream<AnyMessage, AnyMessage>({
+    transform(m, controller) {
+      controller.enqueue(m);
+      const msg = m as { id?: JsonRpcId; method?: string };
+      const then = msg.method === undefined && msg.id !== undefined ? after.get(msg.id) : undefined;
+      if (then) {
+        after.delete(msg.id!);
+        try {
+          then(); // what it sends is written after this answer
+        } catch (err) {
+          log(`after the answer #${String(msg.id)}: ${(err as Error)?.message ?? String(err)}`); // never the stream's error
+        }
+      }
+    },
+  });
+  void outgoing.readable.pipeTo(stream.writable).catch(() => undefined);
+  return { readable: stream.readable, writable: outgoing.writable };
 }
 
 /** The stream with every message's direction, method and id logged (--verbose); params never are. */

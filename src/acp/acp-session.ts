@@ -12,6 +12,7 @@ import type { Agent, CreateAgentOptions } from '../app/types.js';
 import type { AgentEvent } from '../core/events.js';
 import { atomicWrite } from '../tools/file-io.js';
 import type { FileAccess } from '../tools/tool.js';
+import { commandsUpdate, parseCommand, runCommand, type CommandHost } from './commands.js';
 import { replayUpdates } from './replay.js';
 import { configOptions, THOUGHT_LEVEL_ID } from './thought-level.js';
 import { isThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from '../model/thinking-levels.js';
@@ -56,6 +57,8 @@ export class AcpSession {
   private readonly written = new Map<string, string>();
   /** suggestedRules the user answered "reject always" to: refused without asking again. */
   private readonly rejected = new Set<string>();
+  /** The slash commands in progress (a rewind waiting for its answer): session/cancel aborts them. */
+  private readonly commands = new Set<AbortController>();
 
   private constructor(
     readonly agent: Agent,
@@ -130,6 +133,8 @@ export class AcpSession {
    * connection closing: EOF, after which the run settles instead of being aborted).
    */
   async prompt(blocks: readonly ContentBlock[], requestSignal: AbortSignal, connectionSignal: AbortSignal): Promise<StopReason> {
+    const command = parseCommand(blocks);
+    if (command) return this.command(command.name, command.arg, requestSignal);
     const controller = new AbortController();
     const onAbort = () => {
       if (!connectionSignal.aborted) controller.abort();
@@ -155,6 +160,35 @@ export class AcpSession {
 
   cancel(): void {
     this.agent.abort();
+    for (const c of this.commands) c.abort();
+  }
+
+  /** The slash commands (commands.ts), as an available_commands_update. */
+  advertiseCommands(): void {
+    this.send(commandsUpdate());
+  }
+
+  /** A slash command instead of a prompt: answered with messages, nothing appended to the session. session/cancel (or the request's) withdraws its question. */
+  private async command(name: Parameters<typeof runCommand>[1], arg: string, requestSignal: AbortSignal): Promise<StopReason> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    requestSignal.addEventListener('abort', onAbort, { once: true });
+    this.commands.add(controller);
+    const host: CommandHost = {
+      agent: this.agent,
+      cwd: this.cwd,
+      clientOwnsFiles: this.deps.clientFs.read || this.deps.clientFs.write, // as open() gives the tools the client's files
+      send: (update) => this.send(update),
+      ask: async (toolCall, options, signal) => (await this.deps.client().request('session/request_permission', { sessionId: this.id, toolCall, options }, { cancellationSignal: signal, stopWaitingOnCancel: true })).outcome,
+    };
+    try {
+      const reason = await runCommand(host, name, arg, controller.signal);
+      await this.flush();
+      return controller.signal.aborted ? 'cancelled' : reason;
+    } finally {
+      requestSignal.removeEventListener('abort', onAbort);
+      this.commands.delete(controller);
+    }
   }
 
   /** Resolves when every update queued so far has been handed to the connection. */

@@ -151,12 +151,12 @@ export function promptImages(blocks: readonly ContentBlock[]): { data: string; m
   return blocks.flatMap((b) => (b.type === 'image' ? [{ data: b.data, mimeType: b.mimeType }] : []));
 }
 
-/** A Markdown fence longer than any backtick run in `text`, so the text cannot close it. */
-function fence(text: string): string {
+/** `text` in a Markdown fence longer than any backtick run in it (so the text cannot close it), after an optional info string (a language). */
+export function fence(text: string, info = ''): string {
   let longest = 2;
   for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const f = '`'.repeat(longest + 1);
-  return `${f}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}`;
+  return `${f}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}`;
 }
 
 /**
