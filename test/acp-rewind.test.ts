@@ -180,7 +180,7 @@ describe('ACP /diff and /rewind', () => {
     });
   });
 
-  it('a file changed outside the agent is overwritten only through its own option, which says the change is lost', async () => {
+  it('a file changed outside the agent is overwritten only through its own option, which says where the change is kept', async () => {
     const answers = ['cancel', 'force'];
     const { acp, cwd } = start(EDITS, { permission: () => choose(answers.shift()!) });
     await acp.run(async (ctx) => {
@@ -196,10 +196,10 @@ describe('ACP /diff and /rewind', () => {
       await ctx.request('session/prompt', { sessionId, prompt: ask(`/rewind ${target} --files-only`) });
       expect(textSince(acp, sessionId, from)).toContain('- restore a.txt (changed outside the agent since)\n- the conversation stays where it is');
       expect(acp.permissions[0].options.map((o) => [o.optionId, o.name])).toEqual([
-        ['force', 'Rewind and overwrite a.txt (the changes made outside the agent are lost)'],
+        ['force', 'Rewind and overwrite a.txt (the changes made outside the agent are kept at the entry left)'],
         ['cancel', 'Cancel'],
       ]);
-      expect(JSON.stringify(acp.permissions[0].toolCall.content)).toContain('what was changed outside the agent is lost');
+      expect(JSON.stringify(acp.permissions[0].toolCall.content)).toContain('what was changed outside the agent is kept at the entry left');
       expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('the user typed this\n');
 
       const leaf = SessionStore.open(file).leafId;

@@ -79,10 +79,10 @@ describe('--branch ENTRY --restore-files', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['one\ntwo\n', null]);
     expect(leafOf(file)).toBe(written);
-    // A rewind back to the entry left gives the agent's version (the hand edit was overwritten).
+    // A rewind back to the entry left gives the files as they were when it was left: the hand edit too (recorded there before it was overwritten).
     const back = await cliInProcess(['rewind', file, edited, '--yes'], { cwd, home });
     expect(back.code, back.stderr).toBe(0);
-    expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['one\nthree\n', 'note\n']);
+    expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['by hand\n', 'note\n']);
   });
 
   it('usage errors: without --branch, --force without --restore-files, a session file that does not exist', async () => {

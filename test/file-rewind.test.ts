@@ -42,14 +42,17 @@ describe('rewind', () => {
     await agent.close();
   });
 
-  it('a file changed outside the agent is not overwritten without force; nothing at all is changed then', async () => {
-    const { cwd, agent, written } = await session();
+  it('a file changed outside the agent is not overwritten without force (nothing at all is changed then); a forced rewind is undone by a rewind back, the hand edit included', async () => {
+    const { cwd, agent, written, edited } = await session();
     writeFileSync(join(cwd, 'a.txt'), 'edited by hand\n');
     await expect(agent.session.rewind(written)).rejects.toThrow(/changed outside the agent since its last change, so not overwritten: .*a\.txt \(give --force/);
     expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['edited by hand\n', 'note\n']);
     const forced = await agent.session.rewind(written, { force: true });
     expect(forced.plan.changedOutside).toEqual([join(cwd, 'a.txt')]);
     expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['one\ntwo\n', null]);
+    const back = await agent.session.rewind(edited);
+    expect(back.plan.changedOutside).toEqual([]);
+    expect([read(cwd, 'a.txt'), read(cwd, 'n.md')]).toEqual(['edited by hand\n', 'note\n']);
     await agent.close();
   });
 

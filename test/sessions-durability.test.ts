@@ -226,14 +226,21 @@ describe('durability: SIGKILL at random points', () => {
  * A script whose run holds the session until the test says go: its bash call waits for the file
  * `go` in the workspace (`release` writes it), so the run lasts exactly as long as the test needs.
  */
-function gatedScript(): { turns: ScriptTurn[]; release: () => void } {
-  // The gate is outside the workspace: a file appearing in it during the call would be the call's change (a checkpoint entry).
-  const go = join(tempDir('mini-agent-gate-'), 'go');
-  const wait = { name: 'bash', arguments: { command: `while [ ! -e '${go}' ]; do sleep 0.02; done; echo released` } };
+function gatedScript(cwd: string): { turns: ScriptTurn[]; release: () => void } {
+  // The gate is in the workspace (a sandboxed bash sees only that): its appearing during the call is the call's change, in a checkpoint entry.
+  const wait = { name: 'bash', arguments: { command: 'while [ ! -e go ]; do sleep 0.02; done; echo released' } };
   return {
     turns: [{ text: 'Waiting for the word.', toolCalls: [wait] }, { text: 'Done, word by word, until the very end.' }],
-    release: () => writeFileSync(go, ''),
+    release: () => writeFileSync(join(cwd, 'go'), ''),
   };
+}
+
+/** The entries of a session file but its checkpoints, after checking that each names only files the tests wrote into the workspace during a call (the gate, the other processes' scripts). */
+function withoutCheckpoints<T extends { type?: unknown }>(lines: T[]): T[] {
+  for (const c of lines.filter((e) => e.type === 'checkpoint') as unknown as { files: { path: string }[] }[]) {
+    for (const f of c.files) expect(f.path).toMatch(/\/(go|script-\d+-\d+\.json)$/);
+  }
+  return lines.filter((e) => e.type !== 'checkpoint');
 }
 
 /** Starts a run that holds the lock until `release()`; `running` resolves once it printed run_start. */
@@ -241,7 +248,7 @@ function startSlowRun(args: string[], cwd: string, home: string) {
   let pid = -1;
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
-  const gate = gatedScript();
+  const gate = gatedScript(cwd);
   let finished = false;
   const done = jsonRun(['--yes', ...args], gate.turns, 'the first run', {
     cwd,
@@ -312,10 +319,7 @@ describe('durability: one writer per session', () => {
     expect(text).not.toContain('SECOND');
     expect(text).not.toContain('nope');
     const lines = fileLines(file);
-    // The refused processes' script files appeared in the workspace during the slow run's bash call: its checkpoint names them (and nothing else).
-    const checkpoints = lines.filter((e) => e.type === 'checkpoint') as unknown as { files: { path: string }[] }[];
-    for (const c of checkpoints) for (const f of c.files) expect(f.path).toMatch(/\/script-\d+-\d+\.json$/);
-    const added = lines.slice(before.toString('utf8').split('\n').length - 1).filter((e) => e.type !== 'checkpoint');
+    const added = withoutCheckpoints(lines.slice(before.toString('utf8').split('\n').length - 1));
     const ids = announcedIds(r.stdout).all;
     expect(added.map((e) => e.id)).toEqual([...ids, expect.any(String)]);
     expect(added.at(-1)).toMatchObject({ type: 'run', runId: r.start!.runId, stopReason: 'completed' });
@@ -337,7 +341,7 @@ describe('durability: one writer per session', () => {
       if (staleLock) writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
       // A winner holds the session until the others have settled (or 15 s passed, so that two
       // winners at once, which wait for each other's release, still end and fail the checks).
-      const gate = gatedScript();
+      const gate = gatedScript(cwd);
       let settled = 0;
       const fallback = setTimeout(gate.release, 15_000);
       const racers = await Promise.all(
@@ -363,7 +367,7 @@ describe('durability: one writer per session', () => {
       // ...and the file holds their runs one after the other, each whole.
       const text = readFileSync(file, 'utf8');
       expect(Buffer.from(text).subarray(0, before.length).equals(before)).toBe(true);
-      const added = fileLines(file).slice(before.toString('utf8').split('\n').length - 1);
+      const added = withoutCheckpoints(fileLines(file).slice(before.toString('utf8').split('\n').length - 1));
       const expected = winners.sort((a, b) => a.start!.time - b.start!.time).flatMap((w) => [...announcedIds(w.stdout).all, `run:${w.start!.runId}`]);
       expect(added.map((e) => (e.type === 'run' ? `run:${String(e.runId)}` : e.id))).toEqual(expected);
       expect(existsSync(`${file}.lock`)).toBe(false);

@@ -144,7 +144,9 @@ async function rewind(host: CommandHost, arg: string, say: (text: string) => voi
   const toolCallId = `rewind-${randomUUID()}`;
   const files = opts.conversationOnly ? [] : plan.restore.map((c) => c.path);
   const warning =
-    outside.length > 0 ? `${outside.join(', ')} changed outside the agent since its last change: rewinding the files overwrites ${outside.length === 1 ? 'it' : 'them'}, and what was changed outside the agent is lost.` : undefined;
+    outside.length > 0
+      ? `${outside.join(', ')} changed outside the agent since its last change: rewinding the files overwrites ${outside.length === 1 ? 'it' : 'them'}; what was changed outside the agent is kept at the entry left, and a rewind back there brings it back.`
+      : undefined;
   const call: ToolCall = {
     toolCallId,
     title: `Rewind to ${entryId}`,
@@ -186,7 +188,7 @@ function rewindOptions(outside: readonly string[], opts: RewindOptions): Permiss
   const cancel: PermissionOption = { optionId: 'cancel', name: 'Cancel', kind: 'reject_once' };
   if (outside.length === 0 || opts.conversationOnly) return [{ optionId: 'rewind', name: 'Rewind', kind: 'allow_once' }, cancel];
   return [
-    { optionId: 'force', name: `Rewind and overwrite ${outside.join(', ')} (the changes made outside the agent are lost)`, kind: 'allow_once' },
+    { optionId: 'force', name: `Rewind and overwrite ${outside.join(', ')} (the changes made outside the agent are kept at the entry left)`, kind: 'allow_once' },
     ...(opts.filesOnly ? [] : [{ optionId: 'conversation', name: 'Move the conversation only (the files stay as they are)', kind: 'allow_once' } as const]),
     cancel,
   ];

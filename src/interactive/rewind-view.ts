@@ -171,7 +171,7 @@ export class RewindConfirm implements Overlay {
 
   private overwriteLines(width: number, p: Paint): string[] {
     const [it, its] = this.outside.length === 1 ? ['it', 'its'] : ['them', 'their'];
-    const what = `${this.outside.join(', ')} changed outside the agent since its last change. Overwrite ${it} with ${its} state at ${this.entryId}? The changes made outside the agent are lost then.`;
+    const what = `${this.outside.join(', ')} changed outside the agent since its last change. Overwrite ${it} with ${its} state at ${this.entryId}? (The changes made outside the agent are kept at the entry you leave: a rewind back there brings them back.)`;
     return [...wrapped(what, width, p.yellow), ...wrapped('o overwrite · n cancel (nothing is changed) · Esc back', width, p.bold)];
   }
 }

@@ -3,7 +3,8 @@
 // left on disk. A file that no longer holds what the agent left (changed outside the agent, seen by
 // hash) is refused unless `force`. Applying restores the planned files and records the rewind as a
 // `checkpoint` entry naming the entry (each file before and after), so the files' latest state is
-// known and a rewind back to the entry that was left undoes it.
+// known and a rewind back to the entry that was left undoes it. A forced rewind first records what
+// was changed outside the agent at the entry being left, so rewinding back there brings that back too.
 import { checkpointDirOf, CheckpointStore, MissingCheckpointError } from './checkpoint-store.js';
 import type { FileChange, FileState } from './entries.js';
 import { fileHistory, sameFileState } from './file-history.js';
@@ -49,14 +50,24 @@ export async function planRewind(store: SessionStore, entryId: string): Promise<
  */
 export async function applyRewind(store: SessionStore, entryId: string, plan: RewindPlan, force: boolean): Promise<FileChange[]> {
   if (plan.changedOutside.length > 0 && !force) {
-    throw new RewindRefused(`changed outside the agent since its last change, so not overwritten: ${plan.changedOutside.join(', ')} (give --force to overwrite them; what was changed outside the agent is lost then)`);
+    throw new RewindRefused(
+      `changed outside the agent since its last change, so not overwritten: ${plan.changedOutside.join(', ')} (give --force to overwrite them; what was changed outside the agent is kept at the entry left, so a rewind back there brings it back)`,
+    );
   }
   const objects = checkpointsOf(store);
+  // What was changed outside the agent and is about to be overwritten (force) joins the tree first,
+  // at the entry being left: a rewind back there brings it back, as any rewind is undone.
+  const now = new Map<string, FileState>();
+  for (const change of plan.restore) now.set(change.path, await objects.capture(change.path));
+  const adopted = plan.restore.filter((c) => plan.changedOutside.includes(c.path) && !sameFileState(now.get(c.path)!, c.before)).map((c) => ({ path: c.path, before: c.before, after: now.get(c.path)! }));
+  if (adopted.length > 0 && store.leafId !== null) {
+    store.append({ type: 'checkpoint', entryId: store.leafId, files: adopted });
+    store.sync();
+  }
   const done: FileChange[] = [];
   for (const change of plan.restore) {
-    const before = await objects.capture(change.path); // what is there now, kept in the store too (a forced rewind's overwritten bytes), though no entry's state names it
     await objects.restore(change.path, change.after);
-    done.push({ path: change.path, before, after: change.after });
+    done.push({ path: change.path, before: now.get(change.path)!, after: change.after });
   }
   if (done.length > 0) {
     store.append({ type: 'checkpoint', entryId, files: done });
