@@ -108,6 +108,29 @@ describe('bash checkpoints', () => {
     await agent.close();
   });
 
+  it('folders removed, replaced, and swapped by renames (the old one moved away whole, its subfolders silent): each call records exactly its changes', async () => {
+    const cwd = tempDir();
+    const steps = [
+      'mkdir -p dir/deep gone/sub && echo x > dir/deep/x.txt && echo c > dir/c.txt && echo g > gone/sub/g.txt',
+      'rm -rf gone',
+      'rm -rf tmpd && mkdir -p tmpd/deep && echo e > tmpd/deep/e.txt && mv dir old && mv tmpd dir',
+      'rm -rf dir && mkdir -p dir/deep && echo n > dir/deep/n.txt',
+    ];
+    const { agent, file } = await bashSession(cwd, steps);
+    await agent.prompt('ready?');
+    const states = [tree(cwd)];
+    for (let i = 0; i < steps.length; i++) {
+      await agent.prompt(`step ${i}`);
+      states.push(tree(cwd));
+    }
+    const files = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([k]) => !k.endsWith('/')));
+    for (const [i, at] of [2, 0, 4, 1, 3].entries()) {
+      await agent.session.rewind(answerId(file, at === 0 ? 'ready' : `ran ${at - 1}`));
+      expect(files(tree(cwd)), `rewind ${i} to state ${at}`).toEqual(files(states[at]));
+    }
+    await agent.close();
+  });
+
   it('a workspace with more files than the cap is not scanned: one warning, nothing recorded', async () => {
     const cwd = tempDir();
     for (let i = 0; i < 6; i++) writeFileSync(join(cwd, `f${i}`), `${i}`);

@@ -1,6 +1,6 @@
 // The whole of issue 26's promise, as a property through the tools a model calls: a random
 // sequence of write_file, edit_file and bash calls (appending, binary bytes, deleting, renaming,
-// changing modes), each in a run of its own. Rewinding to any entry, in any order, gives the exact
+// changing modes, removing, moving and replacing a whole folder), each in a run of its own. Rewinding to any entry, in any order, gives the exact
 // bytes, modes and presence of every file at that entry's time, and rewinding back to the last one
 // gives the final state again.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,8 @@ type Op =
   | { kind: 'binary' }
   | { kind: 'delete'; file: number }
   | { kind: 'rename'; from: number; to: number }
-  | { kind: 'chmod'; file: number; mode: number };
+  | { kind: 'chmod'; file: number; mode: number }
+  | { kind: 'folder'; how: 'remove' | 'move' | 'replace' | 'swap' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('write' as const), file: fc.nat(TEXT.length - 1) }),
@@ -31,6 +32,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), file: fc.nat(FILES.length - 1) }),
   fc.record({ kind: fc.constant('rename' as const), from: fc.nat(TEXT.length - 1), to: fc.nat(TEXT.length - 1) }),
   fc.record({ kind: fc.constant('chmod' as const), file: fc.nat(FILES.length - 1), mode: fc.constantFrom(0o600, 0o644, 0o755, 0o700) }),
+  fc.record({ kind: fc.constant('folder' as const), how: fc.constantFrom('remove' as const, 'move' as const, 'replace' as const, 'swap' as const) }),
 );
 
 /** The tool call for each op, chosen against a model of the text files' lines (an edit needs a line that is there). */
@@ -67,6 +69,15 @@ function toolCalls(ops: readonly Op[]): { name: string; arguments: Record<string
       }
       case 'chmod':
         return bash(`[ ! -e ${FILES[o.file]} ] || chmod ${o.mode.toString(8)} ${FILES[o.file]}`);
+      case 'folder':
+        // A whole folder at once: removed, moved aside (dir2), or replaced by a new one of the same name.
+        lines.delete('dir/c.txt');
+        if (o.how === 'remove') return bash('rm -rf dir');
+        if (o.how === 'move') return bash('rm -rf dir2 && if [ -d dir ]; then mv dir dir2; fi');
+        lines.set('dir/c.txt', [token]);
+        if (o.how === 'replace') return bash(`rm -rf dir && mkdir -p dir/deep && printf '${token}\\n' > dir/c.txt && echo ${token} > dir/deep/d.txt`);
+        // swap: a folder made aside takes the place of dir, which is moved away whole (its subfolders see no event)
+        return bash(`rm -rf tmpd old && mkdir -p tmpd/deep && printf '${token}\\n' > tmpd/c.txt && echo ${token} > tmpd/deep/e.txt && { [ ! -d dir ] || mv dir old; } && mv tmpd dir`);
     }
   });
 }
