@@ -107,6 +107,8 @@ interface Entry {
   connecting?: Promise<void>;
   /** Bumped by every tool listing: only the latest listing's result is applied. */
   listSeq: number;
+  /** The listing whose tools are applied (listSeq at its start): an older one that lands later is dropped. */
+  appliedSeq: number;
   tools: ServerTool[];
   /** The last error the connection reported out of band (a bad line on stdout…), for messages. */
   lastError?: string;
@@ -120,7 +122,7 @@ export class McpManager {
 
   constructor(private readonly opts: McpManagerOptions) {
     this.trusted = opts.trusted;
-    this.entries = opts.servers.map((spec) => ({ spec, state: this.initialState(spec), gen: 0, listSeq: 0, tools: [] }));
+    this.entries = opts.servers.map((spec) => ({ spec, state: this.initialState(spec), gen: 0, listSeq: 0, appliedSeq: 0, tools: [] }));
   }
 
   /** The workspace became trusted (or not); untrusted project servers may then start on the next start(). */
@@ -249,8 +251,9 @@ export class McpManager {
     const seq = ++e.listSeq;
     const tools = await listAll(client, timeout);
     if (gen !== e.gen) return;
-    // A list_changed re-listing that started meanwhile is newer: its result stands.
-    if (seq === e.listSeq) this.apply(e, tools);
+    // A list_changed re-listing that started meanwhile is newer: its result stands if it landed
+    // first; until it lands this one is applied (a server ready with no tools listed would be wrong).
+    if (seq > e.appliedSeq) this.apply(e, tools, seq);
     e.state = 'ready';
     this.changed();
   }
@@ -261,15 +264,16 @@ export class McpManager {
     const seq = ++e.listSeq;
     try {
       const tools = await listAll(client, Math.max(e.spec.startupTimeoutMs, HANDSHAKE_DEADLINE_MS));
-      if (gen !== e.gen || seq !== e.listSeq) return;
-      this.apply(e, tools);
+      if (gen !== e.gen || seq <= e.appliedSeq) return;
+      this.apply(e, tools, seq);
       if (e.state === 'ready') this.changed();
     } catch (err) {
       e.lastError = `re-listing its tools failed: ${errorText(err)}`;
     }
   }
 
-  private apply(e: Entry, listed: McpListedTool[]): void {
+  private apply(e: Entry, listed: McpListedTool[], seq: number): void {
+    e.appliedSeq = seq;
     const names = mcpToolNames(
       e.spec.name,
       listed.map((t) => t.name),
