@@ -6,11 +6,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { ClientContext, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { ScriptTurn } from '../src/model/script.js';
 import { checkpointDirOf } from '../src/session/checkpoint-store.js';
 import { SessionStore } from '../src/session/store.js';
 import { type AcpChild, INIT, startAcp } from './support/acp-client.js';
+import { messageId } from './support/checkpoint-session.js';
 import { cliInProcess } from './support/cli-in-process.js';
 import { tempDir, writeScript } from './support/helpers.js';
 
@@ -50,15 +51,14 @@ async function sessionFile(acp: AcpChild, cwd: string, id: string): Promise<stri
   return found.file;
 }
 
-/** The id of the message entry of `role` whose text is `text`. */
-function messageId(file: string, role: 'user' | 'assistant', text: string): string {
-  const lines = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  const e = lines.find((x) => x.type === 'message' && x.message.role === role && JSON.stringify(x.message.content).includes(`"${text}"`));
-  if (!e) throw new Error(`no ${role} message "${text}" in ${file}`);
-  return e.id;
+/** initialize, session/new, then the script's two runs (write a.txt, edit it): the session, its file and the answer after the write. */
+async function writtenAndEdited(ctx: ClientContext, acp: AcpChild, cwd: string): Promise<{ sessionId: string; file: string; target: string }> {
+  await ctx.request('initialize', INIT);
+  const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [] });
+  await ctx.request('session/prompt', { sessionId, prompt: ask('write') });
+  await ctx.request('session/prompt', { sessionId, prompt: ask('edit') });
+  const file = await sessionFile(acp, cwd, sessionId);
+  return { sessionId, file, target: messageId(file, 'assistant', 'written') };
 }
 
 /** The text of the agent messages sent since `from` updates of the session had been recorded. */
@@ -124,12 +124,7 @@ describe('ACP /diff and /rewind', () => {
     const answers = ['cancel', 'rewind'];
     const { acp, cwd } = start(EDITS, { permission: () => choose(answers.shift()!) });
     await acp.run(async (ctx) => {
-      await ctx.request('initialize', INIT);
-      const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [] });
-      await ctx.request('session/prompt', { sessionId, prompt: ask('write') });
-      await ctx.request('session/prompt', { sessionId, prompt: ask('edit') });
-      const file = await sessionFile(acp, cwd, sessionId);
-      const target = messageId(file, 'assistant', 'written');
+      const { sessionId, file, target } = await writtenAndEdited(ctx, acp, cwd);
       const leaf = SessionStore.open(file).leafId;
 
       // /rewind alone lists the branch's prompts with their ids.
@@ -184,12 +179,7 @@ describe('ACP /diff and /rewind', () => {
     const answers = ['cancel', 'force'];
     const { acp, cwd } = start(EDITS, { permission: () => choose(answers.shift()!) });
     await acp.run(async (ctx) => {
-      await ctx.request('initialize', INIT);
-      const { sessionId } = await ctx.request('session/new', { cwd, mcpServers: [] });
-      await ctx.request('session/prompt', { sessionId, prompt: ask('write') });
-      await ctx.request('session/prompt', { sessionId, prompt: ask('edit') });
-      const file = await sessionFile(acp, cwd, sessionId);
-      const target = messageId(file, 'assistant', 'written');
+      const { sessionId, file, target } = await writtenAndEdited(ctx, acp, cwd);
       writeFileSync(join(cwd, 'a.txt'), 'the user typed this\n');
 
       let from = acp.of(sessionId).length;

@@ -29,11 +29,16 @@ export async function editingSession(notePath: string) {
 
 /** The id of the assistant message entry whose text is `text`. */
 export function answerId(file: string, text: string): string {
+  return messageId(file, 'assistant', text);
+}
+
+/** The id of the message entry of `role` whose text is `text`. */
+export function messageId(file: string, role: 'user' | 'assistant', text: string): string {
   const lines = readFileSync(file, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  const entry = lines.find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`"${text}"`));
-  if (!entry) throw new Error(`no answer "${text}" in ${file}`);
+  const entry = lines.find((e) => e.type === 'message' && e.message.role === role && JSON.stringify(e.message.content).includes(`"${text}"`));
+  if (!entry) throw new Error(`no ${role} message "${text}" in ${file}`);
   return entry.id;
 }
