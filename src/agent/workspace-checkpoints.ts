@@ -19,11 +19,12 @@
 // that leaves the scan but is still on disk (a new .gitignore rule) is not taken as deleted, and a
 // path that joins it while the ignore rules changed is taken as created only when its inode
 // changed during the call.
-import { realpathSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { checkpointDirOf, CheckpointStore } from '../session/checkpoint-store.js';
 import type { FileChange, FileState } from '../session/entries.js';
 import { sameFileState } from '../session/file-history.js';
+import { realOr } from '../tools/workspace.js';
 import { excludeSignature, fullScan, RACY_MS, rescan, statOf, type Hidden, type Scan, type ScanOptions } from './workspace-scan.js';
 
 /** Workspaces with more files than this (outside .gitignore), or more bytes in the files a checkpoint keeps, are not scanned. */
@@ -229,12 +230,4 @@ async function inParallel<T>(items: readonly T[], task: (item: T) => Promise<voi
 async function settled(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => setImmediate(resolve));
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -45,7 +45,8 @@ function outside(input: string, b: Boundary, why = ''): ToolError {
   return new ToolError(`path "${input}" is outside the workspace (${realOr(b.cwd)})${also}${why}; only paths inside it are allowed (the user can widen this with --allow-path DIR)`);
 }
 
-function realOr(p: string): string {
+/** The real path of `p`, or `p` resolved when it does not exist. */
+export function realOr(p: string): string {
   try {
     return realpathSync(p);
   } catch {
